@@ -1,0 +1,78 @@
+import { useMemo } from 'react';
+import { QueryClient } from '@tanstack/react-query';
+import { Route } from 'react-router-dom';
+import { Navigate } from 'react-router-dom';
+import { AdminContext, AdminUI, CustomRoutes, localStorageStore, type Store } from 'react-admin';
+import { defaultConfig, type ConsoleConfig } from './config';
+import { ConsoleConfigProvider } from './ConsoleConfigContext';
+import { i18nProvider } from './i18n';
+import { createHttpClient } from './providers/httpClient';
+import { createAuthProvider, mustSignOut } from './providers/authProvider';
+import { localTokenStore } from './providers/tokenStore';
+import { ConsoleLayout } from './layout/ConsoleLayout';
+import { HttpErrorNotifier } from './layout/HttpErrorNotifier';
+import { LoginPage } from './pages/LoginPage';
+import { AccountHelpPage } from './pages/AccountHelpPage';
+import { ExceptionPage } from './pages/ExceptionPage';
+import { ROUTES } from './routes/routeTable';
+import { RoleGuard } from './routes/RoleGuard';
+import { RedirectPage } from './routes/RedirectPage';
+import { darkTheme, lightTheme } from './theme';
+
+/** react-admin's store, except that signing out keeps the chosen language. */
+const consoleStore = (): Store => {
+  const store = localStorageStore();
+  return {
+    ...store,
+    reset() {
+      const locale: unknown = store.getItem('locale');
+      store.reset();
+      if (locale) store.setItem('locale', locale);
+    },
+  };
+};
+
+const NotFound = () => <ExceptionPage status={404} />;
+
+/** The console: providers wired once, routes from the route table; `config` overrides the defaults. */
+export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig> }) => {
+  const config = useMemo(() => ({ ...defaultConfig, ...overrides }), [overrides]);
+  const { http, authProvider, store, queryClient } = useMemo(() => {
+    const tokens = localTokenStore(config.tokenKey);
+    const http = createHttpClient({ baseUrl: config.upstreamBase, tokens, locale: () => i18nProvider.getLocale() });
+    // A lost session is final: retrying it would only delay the sign-out by react-query's back-off.
+    const queryClient = new QueryClient({
+      defaultOptions: { queries: { retry: (count, error) => count < 3 && !mustSignOut(error) } },
+    });
+    return { http, authProvider: createAuthProvider({ http, tokens }), store: consoleStore(), queryClient };
+  }, [config.tokenKey, config.upstreamBase]);
+
+  return (
+    <ConsoleConfigProvider value={config}>
+      <AdminContext
+        authProvider={authProvider}
+        queryClient={queryClient} i18nProvider={i18nProvider} store={store} theme={lightTheme} darkTheme={darkTheme}>
+        <HttpErrorNotifier http={http} />
+        <AdminUI
+          title="app.title"
+          loginPage={LoginPage}
+          layout={ConsoleLayout}
+          catchAll={NotFound}
+          requireAuth
+          disableTelemetry
+        >
+        <CustomRoutes noLayout>
+          <Route path="/" element={<Navigate to="/login" replace />} />
+          <Route path="/account-help" element={<AccountHelpPage />} />
+        </CustomRoutes>
+        <CustomRoutes>
+          {ROUTES.map((route) => (
+            <Route key={route.path} path={route.path} element={<RoleGuard route={route}>{route.element}</RoleGuard>} />
+          ))}
+          <Route path="/redirect/*" element={<RedirectPage />} />
+        </CustomRoutes>
+        </AdminUI>
+      </AdminContext>
+    </ConsoleConfigProvider>
+  );
+};

@@ -1,0 +1,30 @@
+/**
+ * The console's configuration as typed defaults; `<App config={...}>` overrides any of them, so tests,
+ * the mock mode and other deployments change behaviour without touching code.
+ */
+export interface ConsoleConfig {
+  /** Base URL of the upstream contract (decisions.md: default `/upstream`). */
+  upstreamBase: string;
+  /** Base URL of the REST resources (alarms, audit log, ...). */
+  restBase: string;
+  /** localStorage key of the bearer token (spec point 9). */
+  tokenKey: string;
+  /** How long an HTTP error toast stays (spec point 9: 5 seconds). */
+  errorToastMs: number;
+  /** Where a signed-in user lands. */
+  landingPath: string;
+  /** The two external menu links (spec point 2). */
+  externalLinks: { labelKey: string; href: string }[];
+}
+
+export const defaultConfig: ConsoleConfig = {
+  upstreamBase: import.meta.env.VITE_UPSTREAM_BASE ?? '/upstream',
+  restBase: import.meta.env.VITE_REST_BASE ?? '/api/v1',
+  tokenKey: 'token',
+  errorToastMs: 5000,
+  landingPath: '/dashboard/workplace',
+  externalLinks: [
+    { labelKey: 'app.menu.designSystem', href: 'https://mui.com/material-ui/' },
+    { labelKey: 'app.menu.faq', href: 'https://marmelab.com/react-admin/FAQ.html' },
+  ],
+};

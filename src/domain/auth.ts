@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { LEVELS, type Level, type Role } from './roles';
+
+/** Limits on sign-in input: long enough for any real account, short enough to refuse abuse. */
+export const ACCOUNT_MAX = 64;
+export const PASSWORD_MAX = 128;
+
+export const loginBodySchema = z.strictObject({
+  Account: z.string().trim().min(1).max(ACCOUNT_MAX),
+  Code: z.string().min(1).max(PASSWORD_MAX),
+});
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+export const levelSchema = z.union(LEVELS.map((level) => z.literal(level)) as [
+  z.ZodLiteral<0>,
+  z.ZodLiteral<1>,
+  z.ZodLiteral<2>,
+  z.ZodLiteral<3>,
+]);
+
+/** `State: false` is a wrong account or password; the other fields come only with `State: true`. */
+export type LoginResult =
+  | { State: false }
+  | { State: true; Account: string; Level: Level; token: string; expiresAt: string; mustChangeCode: boolean };
+
+/** The signed-in account as `POST {API_PREFIX}/api/user/info` answers it. */
+export interface CurrentUser {
+  Account: string;
+  SubId: number | null;
+  SubAdmin: string | null;
+  Level: Level;
+  role: Role;
+  avatar: string;
+}

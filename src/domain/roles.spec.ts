@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LEVEL, levelToRole, roleToLevel, ROLES } from './roles';
+
+describe('levelToRole', () => {
+  it.each([
+    [0, 'admin'],
+    [1, 'user'],
+    [2, 'lowUser'],
+    [3, 'client'],
+    ['0', 'admin'],
+    ['2', 'lowUser'],
+  ])('maps Level %j to %s', (level, role) => {
+    expect(levelToRole(level)).toBe(role);
+  });
+
+  it.each([4, -1, 1.5, '', ' ', 'admin', null, undefined, NaN, {}, []])('maps the unknown Level %j to client', (level) => {
+    expect(levelToRole(level)).toBe('client');
+  });
+
+  it('round-trips every role through its level', () => {
+    for (const role of ROLES) expect(levelToRole(roleToLevel(role))).toBe(role);
+  });
+
+  it('makes new accounts ordinary users', () => {
+    expect(levelToRole(DEFAULT_LEVEL)).toBe('client');
+  });
+});

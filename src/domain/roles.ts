@@ -1,0 +1,20 @@
+/** Account levels of the upstream and the console roles they map to (decisions.md, "Levels and roles"). */
+export const ROLES = ['admin', 'user', 'lowUser', 'client'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const LEVELS = [0, 1, 2, 3] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** New accounts are ordinary users unless created otherwise. */
+export const DEFAULT_LEVEL: Level = 3;
+
+export const isLevel = (value: unknown): value is Level =>
+  typeof value === 'number' && (LEVELS as readonly number[]).includes(value);
+
+/** Level 0..3 → admin, user, lowUser, client; anything else is a client, the least privileged role. */
+export const levelToRole = (level: unknown): Role => {
+  const numeric = typeof level === 'string' && level.trim() !== '' ? Number(level) : level;
+  return isLevel(numeric) ? ROLES[numeric] : 'client';
+};
+
+export const roleToLevel = (role: Role): Level => ROLES.indexOf(role) as Level;

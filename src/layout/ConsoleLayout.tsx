@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react';
+import { AppBar, Layout, LoadingIndicator, Logout, TitlePortal, ToggleThemeButton, UserMenu } from 'react-admin';
+import { ConsoleMenu } from './ConsoleMenu';
+import { LocaleSwitcher } from './LocaleSwitcher';
+import { useDocumentTitle } from './useDocumentTitle';
+
+const ConsoleAppBar = () => (
+  <AppBar
+    userMenu={
+      <UserMenu>
+        <Logout />
+      </UserMenu>
+    }
+    toolbar={
+      <>
+        <LocaleSwitcher />
+        <ToggleThemeButton />
+        <LoadingIndicator />
+      </>
+    }
+  >
+    <TitlePortal />
+  </AppBar>
+);
+
+export const ConsoleLayout = ({ children }: { children: ReactNode }) => {
+  useDocumentTitle();
+  return (
+    <Layout appBar={ConsoleAppBar} menu={ConsoleMenu}>
+      {children}
+    </Layout>
+  );
+};

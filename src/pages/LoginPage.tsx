@@ -1,0 +1,126 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Box, Button, Card, CardContent, Checkbox, FormControlLabel, Link, Stack, TextField, Typography } from '@mui/material';
+import { Navigate, Link as RouterLink, useLocation } from 'react-router-dom';
+import { Loading, useAuthState, useLogin, useNotify, useTranslate } from 'react-admin';
+import { useConsoleConfig } from '../ConsoleConfigContext';
+import { LocaleSwitcher } from '../layout/LocaleSwitcher';
+import { UpstreamError } from '../providers/httpClient';
+import { afterLoginPath, loginPathFor } from '../routes/loginPath';
+
+const REMEMBERED_ACCOUNT_KEY = 'rememberedAccount';
+
+/** Sign-in (spec points 1, 4, 5, 8). Passwords are never kept by the console; "remember" keeps the account. */
+export const LoginPage = () => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const login = useLogin();
+  const { search, state } = useLocation() as { search: string; state: { nextPathname?: string; nextSearch?: string } | null };
+  const { landingPath } = useConsoleConfig();
+  const { authenticated, isPending } = useAuthState(undefined, false);
+  const remembered = localStorage.getItem(REMEMBERED_ACCOUNT_KEY);
+  const [account, setAccount] = useState(remembered ?? '');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(remembered !== null);
+  const [touched, setTouched] = useState(false);
+  const [pageError, setPageError] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+
+  // A visitor sent here from a page (react-admin passes it as state) gets it named in the URL (spec point 4).
+  if (state?.nextPathname && !new URLSearchParams(search).has('redirect')) {
+    const target = loginPathFor({ pathname: state.nextPathname, search: state.nextSearch ?? '' });
+    if (target !== '/login') return <Navigate to={target} replace />;
+  }
+  if (isPending) return <Loading />;
+  if (authenticated) return <Navigate to={afterLoginPath(search, landingPath)} replace />;
+
+  const accountError = touched && account.trim() === '';
+  const passwordError = touched && password === '';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    setPageError(false);
+    if (account.trim() === '' || password === '') return;
+    setSubmitting(true);
+    try {
+      await login({ username: account.trim(), password }, afterLoginPath(search, landingPath));
+      if (remember) localStorage.setItem(REMEMBERED_ACCOUNT_KEY, account.trim());
+      else localStorage.removeItem(REMEMBERED_ACCOUNT_KEY);
+    } catch (error) {
+      setSubmitting(false);
+      if (error instanceof Error && error.message === 'app.login.wrong') {
+        notify('app.login.wrong', { type: 'error' });
+      } else {
+        // The HTTP client has already shown the server's own message; the page says what to do next.
+        if (!(error instanceof UpstreamError)) notify('app.login.error', { type: 'error' });
+        setPageError(true);
+      }
+    }
+  };
+
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'grey.100' }}>
+      <Box sx={{ position: 'absolute', top: 8, right: 8 }}>
+        <LocaleSwitcher color="primary" />
+      </Box>
+      <Card sx={{ width: 380, maxWidth: '92vw' }}>
+        <CardContent>
+          <Typography variant="h5" component="h1" align="center" gutterBottom>
+            {translate('app.title')}
+          </Typography>
+          <Typography variant="body2" align="center" color="text.secondary" sx={{ mb: 2 }}>
+            {translate('app.subtitle')}
+          </Typography>
+          {pageError && (
+            <Alert severity="error" sx={{ mb: 2 }} data-testid="login-error">
+              {translate('app.login.error')}
+            </Alert>
+          )}
+          <form onSubmit={submit} noValidate>
+            <Stack spacing={2}>
+              <TextField
+                name="username"
+                label={translate('app.login.account')}
+                value={account}
+                onChange={(event) => setAccount(event.target.value)}
+                error={accountError}
+                helperText={accountError ? translate('app.login.accountRequired') : ' '}
+                autoComplete="username"
+                autoFocus={!remembered}
+                fullWidth
+              />
+              <TextField
+                name="password"
+                type="password"
+                label={translate('app.login.password')}
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+                error={passwordError}
+                helperText={passwordError ? translate('app.login.passwordRequired') : ' '}
+                autoComplete={remember ? 'current-password' : 'off'}
+                autoFocus={Boolean(remembered)}
+                fullWidth
+              />
+              <Stack direction="row" alignItems="center" justifyContent="space-between">
+                <FormControlLabel
+                  control={<Checkbox checked={remember} onChange={(event) => setRemember(event.target.checked)} />}
+                  label={translate('app.login.remember')}
+                  title={translate('app.login.rememberHint')}
+                />
+                <Link component={RouterLink} to="/account-help#reset" variant="body2">
+                  {translate('app.login.forgot')}
+                </Link>
+              </Stack>
+              <Button type="submit" variant="contained" size="large" disabled={submitting} fullWidth>
+                {translate('app.login.submit')}
+              </Button>
+              <Link component={RouterLink} to="/account-help#register" variant="body2" align="center">
+                {translate('app.login.register')}
+              </Link>
+            </Stack>
+          </form>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+};

@@ -1,0 +1,84 @@
+import { HttpError } from 'react-admin';
+import { CODES, isEnvelope } from '../domain/envelope';
+import type { TokenStore } from './tokenStore';
+
+/** A failed upstream call: the envelope's msg and code, and the HTTP status. */
+export class UpstreamError extends HttpError {
+  constructor(
+    message: string,
+    readonly code: number,
+    status: number,
+    body?: unknown,
+  ) {
+    super(message, status, body);
+    // react-admin's HttpError pins its own prototype; restore ours so `instanceof UpstreamError` holds.
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = 'UpstreamError';
+  }
+}
+
+export type ErrorListener = (error: UpstreamError) => void;
+
+export interface PostOptions {
+  /** Do not announce a failure (a sign-out that fails is still a sign-out). */
+  quiet?: boolean;
+}
+
+export interface HttpClient {
+  post<T>(path: string, body?: unknown, options?: PostOptions): Promise<T>;
+  /** Subscribe to failures; the console shows them as toasts. Returns the unsubscribe function. */
+  onError(listener: ErrorListener): () => void;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  tokens: TokenStore;
+  /** The language the server should answer messages in. */
+  locale: () => string;
+  fetch?: typeof fetch;
+}
+
+/**
+ * The only code that knows the upstream envelope: adds the bearer header and the language, unwraps
+ * `{ data, status, msg, code }`, and turns every failure into an UpstreamError that listeners announce
+ * before it is rethrown.
+ */
+export const createHttpClient = ({ baseUrl, tokens, locale, fetch: fetcher = fetch }: HttpClientOptions): HttpClient => {
+  const listeners = new Set<ErrorListener>();
+
+  const fail = (error: UpstreamError, options: PostOptions): never => {
+    if (error.code === CODES.notSignedIn) tokens.clear();
+    if (!options.quiet) listeners.forEach((listener) => listener(error));
+    throw error;
+  };
+
+  return {
+    async post<T>(path: string, body: unknown = {}, options: PostOptions = {}): Promise<T> {
+      const headers = new Headers({
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        'Accept-Language': locale(),
+      });
+      const token = tokens.get();
+      if (token) headers.set('Authorization', `Bearer ${token}`);
+
+      let response: Response;
+      try {
+        response = await fetcher(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      } catch {
+        return fail(new UpstreamError('', CODES.failure, 0), options);
+      }
+      const payload: unknown = await response.json().catch(() => undefined);
+      if (isEnvelope(payload) && payload.code === CODES.ok && response.ok) return payload.data as T;
+      const envelope = isEnvelope(payload) ? payload : undefined;
+      return fail(
+        new UpstreamError(envelope?.msg ?? '', envelope?.code ?? CODES.failure, response.status, payload),
+        options,
+      );
+    },
+    onError(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+};

@@ -1,0 +1,17 @@
+import type { ReactNode } from 'react';
+import { Navigate } from 'react-router-dom';
+import { Loading, usePermissions } from 'react-admin';
+import type { Role } from '../domain/roles';
+import { mayOpen, routesFor, type ConsoleRoute } from './routeTable';
+
+/**
+ * The permission guard of spec point 4: a page the role may open renders; otherwise the user goes to
+ * the first page the role permits, or to not-found. A failed role load signs out (usePermissions does).
+ */
+export const RoleGuard = ({ route, children }: { route: ConsoleRoute; children: ReactNode }) => {
+  const { permissions: role, isPending, error } = usePermissions<Role>();
+  if (isPending || error) return <Loading />;
+  if (mayOpen(role, route)) return children;
+  const fallback = routesFor(role)[0];
+  return <Navigate to={fallback?.path ?? '/exception/404'} replace />;
+};

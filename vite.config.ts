@@ -1,0 +1,22 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/** `npm run dev` proxies the upstream contract, REST and live stream to a server on SERVER_URL. */
+const serverUrl = process.env.SERVER_URL ?? 'http://127.0.0.1:8080';
+const apiPrefix = process.env.API_PREFIX ?? '/upstream';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: Number(process.env.VITE_PORT ?? 5173),
+    proxy: {
+      [apiPrefix]: serverUrl,
+      '/api/v1': serverUrl,
+    },
+  },
+  build: {
+    outDir: 'dist/console',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2000,
+  },
+});
