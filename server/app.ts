@@ -1,0 +1,63 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { createPasswordHasher } from './auth/passwords';
+import { authPlugin } from './auth/plugin';
+import type { Config } from './config';
+import { consolePlugin } from './console/plugin';
+import type { AppContext } from './context';
+import { createDatabase } from './db/database';
+import { databasePlugin } from './db/plugin';
+import { healthPlugin } from './health';
+import { httpPlugin } from './http/plugin';
+import { loggerOptions } from './logger';
+import { upstreamPlugin } from './upstream';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** The clock, epoch milliseconds (default Date.now); tests move it to expire tokens. */
+  now?: () => number;
+  /**
+   * true (default): pino at LOG_LEVEL with secrets redacted; false: no logging; or a logger to use
+   * (its redaction is the caller's business).
+   */
+  logger?: boolean | FastifyBaseLogger;
+}
+
+/**
+ * Builds the server: database, request handling, auth, the upstream contract under API_PREFIX, the
+ * static console, /healthz. Does not migrate, bootstrap or listen (main.ts does; tests call
+ * migrateToLatest themselves). Closing the app closes the database.
+ */
+export const buildApp = (options: BuildAppOptions): FastifyInstance => {
+  const { config } = options;
+  const logger = options.logger ?? true;
+  const { trustProxy } = config;
+  const common = {
+    // A hop count trusts that many proxies in front of the server.
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
+    bodyLimit: 1024 * 1024,
+  };
+  const app: FastifyInstance =
+    typeof logger === 'boolean'
+      ? Fastify({ ...common, logger: logger ? loggerOptions(config.logLevel) : false })
+      : Fastify({ ...common, loggerInstance: logger });
+
+  const database = createDatabase(config, {
+    onPoolError: (error) => app.log.error({ err: error }, 'database connection error'),
+  });
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    kind: database.kind,
+    now: options.now ?? Date.now,
+    passwords: createPasswordHasher(config.scryptCost),
+  };
+  app.decorate('ctx', ctx);
+
+  void app.register(databasePlugin, { database });
+  void app.register(httpPlugin);
+  void app.register(authPlugin);
+  void app.register(healthPlugin);
+  void app.register(upstreamPlugin, { prefix: config.apiPrefix });
+  void app.register(consolePlugin, { consoleDir: config.consoleDir, apiPrefix: config.apiPrefix });
+  return app;
+};

@@ -1,0 +1,9 @@
+import { globalPlugin } from '../plugin';
+
+/**
+ * Sign-in state on requests: `request.account` is null until a guard of ./guard resolves the bearer
+ * token. Tokens are resolved only on guarded routes, so static files cost no database work.
+ */
+export const authPlugin = globalPlugin('oxygen-auth', async (app) => {
+  app.decorateRequest('account', null);
+});

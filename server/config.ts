@@ -1,0 +1,214 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { passwordProblem } from '../src/domain/password';
+
+/**
+ * The server's configuration, read from environment variables (decisions.md, "Configuration").
+ * `loadConfig` is pure: it reads only the object it is given, so tests pass their own.
+ */
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const SQLITE_SYNCHRONOUS_MODES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];
+
+/** Demo accounts' passwords are shown in the README; in demo mode the super administrator gets this one. */
+export const DEMO_ADMIN_PASSWORD = 'Admin2026';
+
+export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute path. */
+  dataDir: string;
+  database: DatabaseTarget;
+  /** Where the upstream contract is mounted, e.g. `/upstream` (leading slash, no trailing slash). */
+  apiPrefix: string;
+  adminAccount: string;
+  /** Undefined: a random password is generated and printed once on first start. */
+  adminPassword: string | undefined;
+  /** Absolute path of the built console. */
+  consoleDir: string;
+  logLevel: LogLevel;
+  sqliteSynchronous: SqliteSynchronous;
+  tokenIdleMinutes: number;
+  tokenMaxHours: number;
+  /** log2 of scrypt's N. */
+  scryptCost: number;
+  loginFailuresPerAccountPerHour: number;
+  loginFailuresPerAddressPerHour: number;
+  /** Fastify's trustProxy: false, true, a hop count or a list of addresses/CIDRs. */
+  trustProxy: boolean | number | string;
+}
+
+export type Env = Record<string, string | undefined>;
+
+export interface LoadConfigOptions {
+  /** `--demo`: ADMIN_PASSWORD defaults to the demo password instead of a random one. */
+  demo?: boolean;
+  /** Relative paths (DATA_DIR, CONSOLE_DIR) are resolved against this; default process.cwd(). */
+  cwd?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const integer = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return fallback;
+      const parsed = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+      if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max} (got "${value}")` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const oneOf = <T extends string>(name: string, values: readonly T[], fallback: T, normalise: (v: string) => string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return fallback;
+      const normalised = normalise(value.trim());
+      const found = values.find((candidate) => candidate === normalised);
+      if (found === undefined) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be one of ${values.join(', ')} (got "${value}")` });
+        return z.NEVER;
+      }
+      return found;
+    });
+
+const text = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => value ?? fallback);
+
+const envSchema = z.object({
+  PORT: integer('PORT', 8080, 0, 65535),
+  HOST: text('0.0.0.0'),
+  DATA_DIR: text('./data'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || /^postgres(ql)?:\/\//.test(value), {
+      message: 'DATABASE_URL must start with postgres:// or postgresql:// (unset it to use SQLite in DATA_DIR)',
+    }),
+  API_PREFIX: z
+    .string()
+    .optional()
+    .transform((value) => value ?? '/upstream')
+    .refine((value) => /^(\/[A-Za-z0-9._~-]+)+$/.test(value), {
+      message: 'API_PREFIX must be a path such as /upstream: a leading slash, no trailing slash, no spaces',
+    })
+    .refine((value) => value !== '/api' && !value.startsWith('/api/') && value !== '/healthz', {
+      message: 'API_PREFIX must not be /api or below it (the REST API lives there) nor /healthz',
+    }),
+  ADMIN_ACCOUNT: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? 'admin').trim())
+    .refine((value) => value.length >= 1 && value.length <= 64, {
+      message: 'ADMIN_ACCOUNT must be 1 to 64 characters',
+    }),
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      const problem = value === undefined ? null : passwordProblem(value);
+      if (problem !== null) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `ADMIN_PASSWORD is not acceptable (${problem}): it needs at least 6 characters, no spaces, upper and lower case letters and digits`,
+        });
+      }
+    }),
+  CONSOLE_DIR: text('dist/console'),
+  LOG_LEVEL: oneOf('LOG_LEVEL', LOG_LEVELS, 'info', (v) => v.toLowerCase()),
+  SQLITE_SYNCHRONOUS: oneOf('SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS_MODES, 'NORMAL', (v) => v.toUpperCase()),
+  TOKEN_IDLE_MINUTES: integer('TOKEN_IDLE_MINUTES', 30, 1, 7 * 24 * 60),
+  TOKEN_MAX_HOURS: integer('TOKEN_MAX_HOURS', 12, 1, 24 * 365),
+  SCRYPT_COST: integer('SCRYPT_COST', 17, 10, 20),
+  LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: integer('LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR', 100, 1, 1_000_000),
+  LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: integer('LOGIN_FAILURES_PER_ADDRESS_PER_HOUR', 300, 1, 1_000_000),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value): boolean | number | string => {
+      const trimmed = value?.trim().toLowerCase();
+      if (trimmed === undefined || trimmed === 'false' || trimmed === '0') return false;
+      if (trimmed === 'true') return true;
+      if (/^\d+$/.test(trimmed)) return Number(trimmed);
+      return value?.trim() ?? false;
+    }),
+});
+
+/** The variables read, in documentation order. */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
+
+/**
+ * Reads the configuration from `env` (usually process.env). Empty strings count as unset.
+ * Throws ConfigError naming every bad variable.
+ */
+export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config => {
+  const cwd = options.cwd ?? process.cwd();
+  const input: Record<string, string | undefined> = {};
+  for (const name of CONFIG_VARIABLES) {
+    const value = env[name];
+    input[name] = value === undefined || value.trim() === '' ? undefined : value;
+  }
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'configuration');
+        return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+      }),
+    );
+  }
+  const env2 = parsed.data;
+  const dataDir = path.resolve(cwd, env2.DATA_DIR);
+  return {
+    port: env2.PORT,
+    host: env2.HOST,
+    dataDir,
+    database:
+      env2.DATABASE_URL === undefined
+        ? { kind: 'sqlite', file: path.join(dataDir, 'oxygen.db') }
+        : { kind: 'postgres', url: env2.DATABASE_URL },
+    apiPrefix: env2.API_PREFIX,
+    adminAccount: env2.ADMIN_ACCOUNT,
+    adminPassword: env2.ADMIN_PASSWORD ?? (options.demo === true ? DEMO_ADMIN_PASSWORD : undefined),
+    consoleDir: path.resolve(cwd, env2.CONSOLE_DIR),
+    logLevel: env2.LOG_LEVEL,
+    sqliteSynchronous: env2.SQLITE_SYNCHRONOUS,
+    tokenIdleMinutes: env2.TOKEN_IDLE_MINUTES,
+    tokenMaxHours: env2.TOKEN_MAX_HOURS,
+    scryptCost: env2.SCRYPT_COST,
+    loginFailuresPerAccountPerHour: env2.LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR,
+    loginFailuresPerAddressPerHour: env2.LOGIN_FAILURES_PER_ADDRESS_PER_HOUR,
+    trustProxy: env2.TRUST_PROXY,
+  };
+};
+
+/** A PostgreSQL URL with its password masked, for logs. */
+export const describeDatabase = (target: DatabaseTarget): string => {
+  if (target.kind === 'sqlite') return `SQLite ${target.file}`;
+  try {
+    const url = new URL(target.url);
+    if (url.password) url.password = '***';
+    return `PostgreSQL ${url.toString()}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+};

@@ -1,0 +1,75 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { upstreamNotFound } from '../http/plugin';
+import { globalPlugin } from '../plugin';
+
+export interface ConsolePluginOptions {
+  /** Absolute path of the built console (CONSOLE_DIR). */
+  consoleDir: string;
+  /** API_PREFIX: paths below it never fall back to the console. */
+  apiPrefix: string;
+}
+
+const isUnder = (pathname: string, prefix: string): boolean =>
+  pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+/**
+ * True for a page the console's router owns: a GET or HEAD that wants HTML, outside the APIs, whose
+ * last path segment has no file extension (so a missing /app.js stays a 404).
+ */
+export const isHistoryFallback = (request: FastifyRequest, apiPrefix: string): boolean => {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const pathname = request.url.split('?')[0] ?? '/';
+  if (isUnder(pathname, apiPrefix) || isUnder(pathname, '/api')) return false;
+  if (!(request.headers.accept ?? '').includes('text/html')) return false;
+  const last = pathname.split('/').pop() ?? '';
+  return !last.includes('.');
+};
+
+const NOT_BUILT = 'The console is not built. Run `npm run build`, then reload this page.\n';
+
+/**
+ * Serves the built console from CONSOLE_DIR, with the history fallback to index.html for the
+ * console's own routes. Hashed assets (assets/) are cached for a year; index.html is revalidated.
+ * Without an index.html the server still starts (the APIs work) and pages answer 503.
+ */
+export const consolePlugin = globalPlugin<ConsolePluginOptions>('oxygen-console', async (app, options) => {
+  const { consoleDir, apiPrefix } = options;
+  const indexFile = path.join(consoleDir, 'index.html');
+  try {
+    await access(indexFile);
+  } catch {
+    app.log.warn(`no console at ${consoleDir}: run \`npm run build\`; the APIs work meanwhile`);
+  }
+
+  await app.register(fastifyStatic, {
+    root: consoleDir,
+    wildcard: true,
+    index: ['index.html'],
+    cacheControl: false,
+    setHeaders(res, filePath) {
+      const relative = path.relative(consoleDir, filePath).split(path.sep).join('/');
+      res.setHeader(
+        'cache-control',
+        relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    if (isUnder(pathname, apiPrefix)) return upstreamNotFound(request, reply);
+    if (!isHistoryFallback(request, apiPrefix)) {
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not Found\n');
+    }
+    try {
+      await access(indexFile);
+    } catch {
+      return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+});

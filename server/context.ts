@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { Level, Role } from '../src/domain/roles';
+import type { PasswordHasher } from './auth/passwords';
+import type { Config } from './config';
+import type { DatabaseKind } from './db/database';
+import type { DB } from './db/schema';
+
+/**
+ * What the services need, passed explicitly so they are testable without HTTP. The app decorates
+ * itself with one: `app.ctx`.
+ */
+export interface AppContext {
+  config: Config;
+  db: Kysely<DB>;
+  kind: DatabaseKind;
+  /** The clock, epoch milliseconds; injectable so tests can move time. */
+  now: () => number;
+  passwords: PasswordHasher;
+}
+
+/** The account a request is signed in as (set by the auth guards). */
+export interface SignedInAccount {
+  id: number;
+  account: string;
+  level: Level;
+  role: Role;
+  subId: number | null;
+  /** sha256 of the bearer token used, to revoke it on logout. */
+  tokenHash: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    /** Null until a guard (requireSignIn, requireRole, requireAccess) has run. */
+    account: SignedInAccount | null;
+  }
+}

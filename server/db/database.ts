@@ -1,0 +1,62 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config, DatabaseTarget, SqliteSynchronous } from '../config';
+import type { DB } from './schema';
+
+export type DatabaseKind = DatabaseTarget['kind'];
+
+/** The store: one Kysely instance, the same query code for SQLite and PostgreSQL. */
+export interface Database {
+  kind: DatabaseKind;
+  db: Kysely<DB>;
+}
+
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+const INT8_OID = 20;
+
+/**
+ * int8 (bigint, count(*)) as a JS number: our int8 values are epoch milliseconds and counts, far
+ * below 2^53. Set per pool, not globally, so nothing else in the process is affected.
+ */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** Opens a SQLite file with the pragmas every connection must have. */
+export const openSqlite = (file: string, synchronous: SqliteSynchronous): SqliteDatabase.Database => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SqliteDatabase(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma(`synchronous = ${synchronous}`);
+  connection.pragma('foreign_keys = ON');
+  connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  return connection;
+};
+
+export interface CreateDatabaseOptions {
+  /** Errors of idle PostgreSQL clients (e.g. the server restarted); they must not crash the process. */
+  onPoolError?: (error: Error) => void;
+}
+
+export const createDatabase = (
+  config: Pick<Config, 'database' | 'sqliteSynchronous'>,
+  options: CreateDatabaseOptions = {},
+): Database => {
+  const target = config.database;
+  if (target.kind === 'sqlite') {
+    const dialect = new SqliteDialect({
+      database: async () => openSqlite(target.file, config.sqliteSynchronous),
+    });
+    return { kind: 'sqlite', db: new Kysely<DB>({ dialect }) };
+  }
+  const pool = new pg.Pool({ connectionString: target.url, types: pgTypes, application_name: 'oxygen-console' });
+  pool.on('error', (error) => options.onPoolError?.(error));
+  return { kind: 'postgres', db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }) };
+};

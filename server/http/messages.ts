@@ -1,0 +1,114 @@
+/**
+ * The server's message catalogue: every msg it answers, in both languages, same keys (a test
+ * checks). en-US texts are lower case where the spec's mock spelled them so. `{name}` is a parameter.
+ */
+
+export const LANGUAGES = ['zh-CN', 'en-US'] as const;
+export type Language = (typeof LANGUAGES)[number];
+/** The product's default language, used when the caller states none. */
+export const DEFAULT_LANGUAGE: Language = 'zh-CN';
+
+const enUS = {
+  ok: 'success',
+  failure: 'Request Error',
+  notFound: 'not found',
+  forbidden: 'access denied',
+  busy: 'the server is busy, try again later',
+  'auth.notSignedIn': 'not logged in',
+  'auth.wrongCredentials': 'account or password wrong',
+  'auth.tooManyFailures': 'too many failed sign-ins, try again later',
+  'validation.accountEmpty': 'username cannot be empty ({field})',
+  'validation.passwordEmpty': 'password cannot be empty ({field})',
+  'validation.required': '{field} cannot be empty',
+  'validation.unknownField': 'unknown field: {field}',
+  'validation.wrongType': '{field} must be {type}',
+  'validation.tooShort': '{field} must be at least {min} characters',
+  'validation.tooLong': '{field} must be at most {max} characters',
+  'validation.tooSmall': '{field} must be at least {min}',
+  'validation.tooBig': '{field} must be at most {max}',
+  'validation.oneOf': '{field} must be one of {values}',
+  'validation.invalid': '{field} is invalid',
+  'validation.weakPassword': '{field} needs at least 6 characters, no spaces, upper and lower case letters and digits',
+  'validation.body': 'the request body is not valid JSON',
+  'validation.mediaType': 'the request body must be JSON',
+  'validation.bodyTooLarge': 'the request body is too large',
+  'account.exists': 'account {account} already exists',
+  'account.notFound': 'account not found',
+  'type.string': 'a string',
+  'type.number': 'a number',
+  'type.boolean': 'true or false',
+  'type.object': 'an object',
+  'type.array': 'a list',
+  'type.value': 'a value of the right type',
+} as const;
+
+export type MessageKey = keyof typeof enUS;
+
+const zhCN: Record<MessageKey, string> = {
+  ok: '成功',
+  failure: '请求错误',
+  notFound: '请求的资源不存在',
+  forbidden: '无权访问',
+  busy: '服务器繁忙，请稍后再试',
+  'auth.notSignedIn': '未登录或登录已过期',
+  'auth.wrongCredentials': '账号或密码错误',
+  'auth.tooManyFailures': '登录失败次数过多，请稍后再试',
+  'validation.accountEmpty': '用户名不能为空（{field}）',
+  'validation.passwordEmpty': '密码不能为空（{field}）',
+  'validation.required': '{field} 不能为空',
+  'validation.unknownField': '未知字段：{field}',
+  'validation.wrongType': '{field} 必须是{type}',
+  'validation.tooShort': '{field} 至少 {min} 个字符',
+  'validation.tooLong': '{field} 最多 {max} 个字符',
+  'validation.tooSmall': '{field} 不能小于 {min}',
+  'validation.tooBig': '{field} 不能大于 {max}',
+  'validation.oneOf': '{field} 必须是以下之一：{values}',
+  'validation.invalid': '{field} 无效',
+  'validation.weakPassword': '{field} 至少 6 个字符，不含空格，须包含大写字母、小写字母和数字',
+  'validation.body': '请求体不是有效的 JSON',
+  'validation.mediaType': '请求体必须是 JSON',
+  'validation.bodyTooLarge': '请求体过大',
+  'account.exists': '账号 {account} 已存在',
+  'account.notFound': '账号不存在',
+  'type.string': '字符串',
+  'type.number': '数字',
+  'type.boolean': '布尔值',
+  'type.object': '对象',
+  'type.array': '列表',
+  'type.value': '正确类型的值',
+};
+
+export const CATALOGUE: Record<Language, Record<MessageKey, string>> = { 'en-US': enUS, 'zh-CN': zhCN };
+
+export type MessageParams = Record<string, string | number>;
+
+export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(enUS, key);
+
+/** The text of `key` in `language`, with `{name}` parameters filled in. */
+export const translate = (language: Language, key: MessageKey, params: MessageParams = {}): string =>
+  CATALOGUE[language][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+
+/**
+ * The caller's language from an Accept-Language header: the preferred tag (highest q, then first)
+ * decides; zh* → zh-CN, any other language → en-US; absent, empty or only `*` → zh-CN (the default).
+ */
+export const pickLanguage = (header: string | string[] | undefined): Language => {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (value === undefined) return DEFAULT_LANGUAGE;
+  const ranges = value
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...parameters] = part.trim().split(';');
+      const q = parameters
+        .map((parameter) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(parameter)?.[1])
+        .find((found) => found !== undefined);
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((range) => range.tag !== '' && range.tag !== '*' && Number.isFinite(range.q) && range.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  const preferred = ranges[0];
+  if (preferred === undefined) return DEFAULT_LANGUAGE;
+  return preferred.tag === 'zh' || preferred.tag.startsWith('zh-') ? 'zh-CN' : 'en-US';
+};

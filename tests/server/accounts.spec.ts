@@ -1,0 +1,193 @@
+import { sql } from 'kysely';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { CODES } from '../../src/domain/envelope';
+import { bootstrap } from '../../server/accounts/bootstrap';
+import { DEMO_ACCOUNTS, seedDemo } from '../../server/accounts/demo';
+import { changePassword, createAccount, findAccount, setDisabled } from '../../server/accounts/service';
+import { loadConfig } from '../../server/config';
+import { call, DEMO, envelope, login, tokenFor, type LoginData } from './http';
+import { STORE_KINDS, TEST_ENV, useStore } from './stores';
+
+describe.each(STORE_KINDS)('accounts (%s)', (kind) => {
+  const store = useStore(kind);
+  beforeEach(() => store.wipe());
+
+  const idOf = async (account: string): Promise<number> => {
+    const ctx = store.context();
+    const row = await findAccount(ctx, account);
+    if (row === undefined) throw new Error(`no account ${account}`);
+    return row.id;
+  };
+
+  describe('changePassword', () => {
+    it('sets the new password and revokes every token of the account, and only of it', async () => {
+      const app = await store.app();
+      await seedDemo(app.ctx);
+      const one = await tokenFor(app, DEMO.second.Account, DEMO.second.Code);
+      const two = await tokenFor(app, DEMO.second.Account, DEMO.second.Code);
+      const bystander = await tokenFor(app, DEMO.client.Account, DEMO.client.Code);
+
+      await changePassword(app.ctx, await idOf('second'), 'Fresh2027x');
+
+      for (const token of [one, two]) {
+        expect(envelope(await call(app, '/api/user/info', undefined, { token })).code).toBe(CODES.notSignedIn);
+      }
+      expect(envelope(await call(app, '/api/user/info', undefined, { token: bystander })).code).toBe(CODES.ok);
+      expect(envelope<LoginData>(await login(app, 'second', DEMO.second.Code)).data.State).toBe(false);
+      const fresh = envelope<LoginData>(await login(app, 'second', 'Fresh2027x')).data;
+      expect(fresh).toMatchObject({ State: true, mustChangeCode: false });
+    });
+
+    it('can make the owner choose a new password at the next sign-in (an administrator reset)', async () => {
+      const app = await store.app();
+      await seedDemo(app.ctx);
+      await changePassword(app.ctx, await idOf('client'), 'Reset2027x', { mustChangeCode: true });
+      expect(envelope<LoginData>(await login(app, 'client', 'Reset2027x')).data.mustChangeCode).toBe(true);
+    });
+
+    it('refuses a password that breaks the rule (40000) and an unknown account (40400)', async () => {
+      const ctx = store.context();
+      await seedDemo(ctx);
+      await expect(changePassword(ctx, await idOf('client'), 'short')).rejects.toMatchObject({
+        code: CODES.badInput,
+        key: 'validation.weakPassword',
+      });
+      await expect(changePassword(ctx, await idOf('client'), 'alllowercase1')).rejects.toMatchObject({ code: CODES.badInput });
+      await expect(changePassword(ctx, 999_999, 'Good2027x')).rejects.toMatchObject({ code: CODES.notFound });
+    });
+  });
+
+  describe('setDisabled', () => {
+    it('revokes every token; a disabled account cannot sign in; enabling lets it in again', async () => {
+      const app = await store.app();
+      await seedDemo(app.ctx);
+      const token = await tokenFor(app, DEMO.first.Account, DEMO.first.Code);
+      const id = await idOf('first');
+
+      await setDisabled(app.ctx, id, true);
+      expect(envelope(await call(app, '/api/user/info', undefined, { token })).code).toBe(CODES.notSignedIn);
+      expect(envelope<LoginData>(await login(app, DEMO.first.Account, DEMO.first.Code)).data.State).toBe(false);
+
+      await setDisabled(app.ctx, id, false);
+      expect(envelope(await call(app, '/api/user/info', undefined, { token })).code).toBe(CODES.notSignedIn);
+      expect(envelope<LoginData>(await login(app, DEMO.first.Account, DEMO.first.Code)).data.State).toBe(true);
+    });
+
+    it('never disables the super administrator', async () => {
+      const ctx = store.context();
+      await seedDemo(ctx);
+      await expect(setDisabled(ctx, await idOf('admin'), true)).rejects.toMatchObject({ code: CODES.forbidden });
+    });
+  });
+
+  describe('createAccount', () => {
+    it('keeps the tree whole: one root without an upper administrator, others under a lower Level number', async () => {
+      const ctx = store.context();
+      const root = await createAccount(ctx, { account: 'root', password: 'Root2026x', level: 0, subId: null });
+      expect(root).toMatchObject({ level: 0, sub_id: null, disabled: 0, must_change_code: 0, avatar: '' });
+      expect(typeof root.created_at).toBe('number');
+      const child = await createAccount(ctx, { account: 'child', password: 'Child2026x', subId: root.id });
+      expect(child).toMatchObject({ level: 3, sub_id: root.id });
+
+      const bad = [
+        { account: 'orphan', password: 'Orphan2026x', level: 2 as const, subId: null },
+        { account: 'peer', password: 'Peer2026x', level: 3 as const, subId: child.id },
+        { account: 'second-root', password: 'Root2026x', level: 0 as const, subId: root.id },
+      ];
+      for (const input of bad) await expect(createAccount(ctx, input)).rejects.toMatchObject({ code: CODES.badInput });
+      await expect(createAccount(ctx, { account: 'child', password: 'Child2026x', subId: root.id })).rejects.toMatchObject({
+        code: CODES.badInput,
+        key: 'account.exists',
+      });
+    });
+  });
+
+  it('stores no password and no token in clear, in any table', async () => {
+    const app = await store.app();
+    await seedDemo(app.ctx);
+    const typed = ['Typo2026x', 'Nobody2026x'];
+    await login(app, 'admin', typed[0] ?? '');
+    await login(app, 'nobody', typed[1] ?? '');
+    const token = await tokenFor(app, DEMO.admin.Account, DEMO.admin.Code);
+    await changePassword(app.ctx, await idOf('client'), 'Changed2027x');
+
+    const secrets = [...Object.values(DEMO).map((demo) => demo.Code), ...typed, 'Changed2027x', token];
+    const tables = await app.ctx.db.introspection.getTables();
+    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(['accounts', 'sessions', 'login_failures']));
+    let rows = 0;
+    for (const table of tables) {
+      const result = await sql<Record<string, unknown>>`select * from ${sql.table(table.name)}`.execute(app.ctx.db);
+      rows += result.rows.length;
+      const dump = JSON.stringify(result.rows);
+      for (const secret of secrets) expect(dump, `${table.name} holds a secret`).not.toContain(secret);
+    }
+    expect(rows).toBeGreaterThan(5);
+    const hashes = await app.ctx.db.selectFrom('accounts').select('password_hash').execute();
+    for (const { password_hash } of hashes) expect(password_hash).toMatch(/^scrypt\$12\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{88}$/);
+  });
+
+  describe('bootstrap', () => {
+    it('creates exactly one super administrator on first start and prints its random password once', async () => {
+      const printed: string[] = [];
+      const first = await store.app();
+      expect(await bootstrap(first.ctx, (line) => printed.push(line))).toEqual({ created: true, account: 'admin' });
+      await first.close();
+
+      const rows = await store.database.db.selectFrom('accounts').selectAll().execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ account: 'admin', level: 0, sub_id: null, must_change_code: 1 });
+
+      expect(printed).toHaveLength(1);
+      const password = /password: (\S+)/.exec(printed[0] ?? '')?.[1] ?? '';
+      expect(password).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z0-9]{20}$/);
+      expect(rows[0]?.password_hash).not.toContain(password);
+
+      // Second start: nothing created, nothing printed.
+      const second = await store.app();
+      expect(await bootstrap(second.ctx, (line) => printed.push(line))).toEqual({ created: false });
+      expect(printed).toHaveLength(1);
+      expect(await store.database.db.selectFrom('accounts').select('id').execute()).toHaveLength(1);
+
+      const signIn = envelope<LoginData>(await login(second, 'admin', password)).data;
+      expect(signIn).toMatchObject({ State: true, Level: 0, mustChangeCode: true });
+    });
+
+    it('uses ADMIN_ACCOUNT / ADMIN_PASSWORD when given, and prints nothing', async () => {
+      const printed: string[] = [];
+      const app = await store.app({ env: { ADMIN_ACCOUNT: 'chief', ADMIN_PASSWORD: 'Chief2026x' } });
+      expect(await bootstrap(app.ctx, (line) => printed.push(line))).toEqual({ created: true, account: 'chief' });
+      expect(printed).toEqual([]);
+      expect(envelope<LoginData>(await login(app, 'chief', 'Chief2026x')).data).toMatchObject({
+        State: true,
+        mustChangeCode: false,
+      });
+    });
+  });
+
+  describe('demo seeding', () => {
+    it('creates the chain admin → first → second → client, idempotently', async () => {
+      // --demo: ADMIN_PASSWORD defaults to Admin2026.
+      const config = loadConfig({ ...TEST_ENV, DATA_DIR: store.dir }, { demo: true });
+      expect(config.adminPassword).toBe('Admin2026');
+      const app = await store.app();
+      const printed: string[] = [];
+      const ctx = { ...app.ctx, config: { ...app.ctx.config, adminPassword: config.adminPassword } };
+      await bootstrap(ctx, (line) => printed.push(line));
+      expect(printed).toEqual([]);
+      expect(await seedDemo(ctx)).toEqual(DEMO_ACCOUNTS.map((demo) => demo.account));
+      expect(await seedDemo(ctx)).toEqual([]);
+
+      const rows = await app.ctx.db.selectFrom('accounts').select(['id', 'account', 'level', 'sub_id']).orderBy('level').execute();
+      expect(rows.map((row) => [row.account, row.level])).toEqual([
+        ['admin', 0],
+        ['first', 1],
+        ['second', 2],
+        ['client', 3],
+      ]);
+      for (let i = 1; i < rows.length; i += 1) expect(rows[i]?.sub_id).toBe(rows[i - 1]?.id);
+      for (const { Account, Code } of Object.values(DEMO)) {
+        expect(envelope<LoginData>(await login(app, Account, Code)).data.State).toBe(true);
+      }
+    });
+  });
+});
