@@ -1,8 +1,14 @@
-import { useState, type MouseEvent } from 'react';
+import { useEffect, useState, type MouseEvent } from 'react';
 import { Button, Menu, MenuItem } from '@mui/material';
 import TranslateIcon from '@mui/icons-material/Translate';
-import { useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { useI18nProvider, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { LOCALES, type Locale } from '../i18n';
+
+/**
+ * react-admin re-mounts the whole tree, notifications included, once the new language is loaded; so the
+ * switch leaves a note, and the re-mounted switcher shows the confirmation in the new language.
+ */
+const PENDING_NOTICE_KEY = 'app.localeChanged';
 
 /** Language menu; switching confirms in the new language (spec point 9). */
 export const LocaleSwitcher = ({ color = 'inherit' }: { color?: 'inherit' | 'primary' }) => {
@@ -12,12 +18,19 @@ export const LocaleSwitcher = ({ color = 'inherit' }: { color?: 'inherit' | 'pri
   const notify = useNotify();
   const current = LOCALES.find((entry) => entry.locale === locale) ?? LOCALES[0];
 
+  // The store changes first; the messages (and this re-mount) follow once the provider has switched.
+  const activeLocale = useI18nProvider().getLocale();
+  useEffect(() => {
+    if (sessionStorage.getItem(PENDING_NOTICE_KEY) !== activeLocale) return;
+    sessionStorage.removeItem(PENDING_NOTICE_KEY);
+    notify('app.locale.changed', { type: 'info' });
+  }, [activeLocale, notify]);
+
   const choose = (next: Locale) => {
     setAnchor(null);
     if (next === locale) return;
+    sessionStorage.setItem(PENDING_NOTICE_KEY, next);
     setLocale(next);
-    // The message key is translated when shown, i.e. after the switch, so it reads in the new language.
-    notify('app.locale.changed', { type: 'info' });
   };
 
   return (

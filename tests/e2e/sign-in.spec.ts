@@ -37,8 +37,8 @@ const menuEntries = async (page: Page) => {
 };
 
 const signIn = async (page: Page, account: string, password: string) => {
-  await page.getByLabel('用户名').fill(account);
-  await page.getByLabel('密码').fill(password);
+  await page.getByLabel('用户名', { exact: true }).fill(account);
+  await page.getByLabel('密码', { exact: true }).fill(password);
   await page.getByRole('button', { name: '登录' }).click();
 };
 
