@@ -1,0 +1,88 @@
+import { fieldEntries, idFields, readableEntries, recordId, type RecordId, type WireRecord } from '../src/resources/model';
+import type { FieldConfig, ResourceConfig } from '../src/resources/types';
+
+/** Spec point 9: every mocked list holds 55 records. */
+export const MOCK_TOTAL = 55;
+/** Seeded times count back from here, so runs and screenshots are the same every time. */
+export const MOCK_EPOCH = Date.UTC(2026, 0, 1, 8);
+const HOUR = 3_600_000;
+
+/** mulberry32: a small, fast, seeded generator; the same name gives the same records. */
+const seededRandom = (seed: number) => {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
+
+const hash = (text: string) => [...text].reduce((sum, char) => Math.imul(sum ^ char.charCodeAt(0), 16777619), 2166136261);
+
+type Random = () => number;
+
+const text = (source: string, index: number, { minLength = 0, maxLength }: { minLength?: number; maxLength: number }) =>
+  `${source}-${String(index + 1).padStart(3, '0')}`.slice(0, maxLength).padEnd(minLength, '0');
+
+/** A value of the field's kind within its limits; id fields are unique by index, times strictly decrease. */
+const valueFor = (field: FieldConfig, source: string, index: number, random: Random, isId: boolean): unknown => {
+  switch (field.kind) {
+    case 'text':
+      return text(source, index, field);
+    case 'number': {
+      if (isId) return field.min + index;
+      // Huge ranges (ids of other records) are kept to a readable thousand.
+      const value = field.min + random() * Math.min(field.max - field.min, 1000);
+      return field.integer ? Math.round(value) : Math.round(value * 100) / 100;
+    }
+    case 'enum':
+      return field.choices[Math.floor(random() * field.choices.length)];
+    case 'boolean':
+      return random() < 0.5;
+    case 'datetime':
+      return MOCK_EPOCH - index * HOUR - Math.floor(random() * (HOUR / 2));
+    case 'bloodPressure':
+      return `${100 + Math.floor(random() * 60)}/${60 + Math.floor(random() * 30)}`;
+    case 'reference':
+    case 'password':
+      return undefined;
+  }
+};
+
+const pick = (ids: readonly RecordId[], random: Random) => ids[Math.floor(random() * ids.length)];
+
+/**
+ * MOCK_TOTAL records per resource, deterministic per resource name, every value within its field's
+ * kind and limits (the seed test checks them against the resource schema); references point at
+ * seeded records of the referenced resource.
+ */
+export const seedTables = (configs: readonly ResourceConfig[]): Map<string, WireRecord[]> => {
+  const tables = new Map(
+    configs.map((config) => {
+      const random = seededRandom(hash(config.name));
+      const ids = idFields(config);
+      const records = Array.from({ length: MOCK_TOTAL }, (_, index) =>
+        Object.fromEntries(
+          readableEntries(config).map(([source, field]) => [source, valueFor(field, source, index, random, ids.includes(source))]),
+        ),
+      );
+      return [config.name, records];
+    }),
+  );
+  for (const config of configs) {
+    const random = seededRandom(hash(`${config.name}:references`));
+    for (const [source, field] of fieldEntries(config)) {
+      if (field.kind !== 'reference') continue;
+      const target = configs.find((candidate) => candidate.name === field.reference);
+      const targetIds = (tables.get(field.reference) ?? []).map((record) => (target ? recordId(target, record) : undefined));
+      const ids = targetIds.filter((id): id is RecordId => id !== undefined);
+      if (ids.length === 0) continue;
+      for (const record of tables.get(config.name) ?? []) {
+        record[source] = field.many ? [...new Set([pick(ids, random), pick(ids, random)])] : pick(ids, random);
+      }
+    }
+  }
+  return tables;
+};

@@ -1,0 +1,62 @@
+import { ACCOUNT_MAX } from '../../domain/auth';
+import { DEFAULT_LEVEL, LEVELS } from '../../domain/roles';
+import { defineResource } from '../types';
+
+/**
+ * decisions.md, "Account hierarchy": the accounts an administrator manages (`get_Admins`) and creates
+ * (`add_Admin` with `{ Account, Code, Level, DeviceIds? }`). The server decides which levels a creator may
+ * give and puts the new account under the creator; password resets are the custom `resetPassword` call.
+ */
+/** Password calls (spec point 7): an administrator resets another's, anyone changes their own. */
+export const ACCOUNT_COMMANDS = {
+  resetPassword: '/code/Admin_reset_Code',
+  changeOwnPassword: '/code/self_reset_Code',
+} as const;
+
+export const accountsConfig = defineResource({
+  name: 'accounts',
+  menu: { group: 'other', order: 30 },
+  id: 'Account',
+  representation: 'Account',
+  defaultSort: { field: 'Account', order: 'ASC' },
+  adapter: 'upstream',
+  endpoints: { list: '/get_Admins', create: '/add_Admin' },
+  fields: {
+    Account: { kind: 'text', maxLength: ACCOUNT_MAX, required: true, views: ['list', 'filter', 'sort', 'show', 'create'] },
+    Code: { kind: 'password', required: true, views: ['create'] },
+    Level: { kind: 'enum', choices: LEVELS, defaultValue: DEFAULT_LEVEL, required: true, views: ['list', 'filter', 'sort', 'show', 'create'] },
+    SubAdmin: { kind: 'reference', reference: 'accounts', searchBy: 'Account', views: ['list', 'filter', 'show'] },
+    SubId: { kind: 'number', integer: true, min: 1, max: Number.MAX_SAFE_INTEGER, views: ['show'] },
+    DeviceIds: { kind: 'reference', reference: 'devices', searchBy: 'Id', many: true, views: ['list', 'show', 'create'] },
+  },
+  labels: {
+    'zh-CN': {
+      name: '账号 |||| 账号',
+      fields: {
+        Account: '账号',
+        Code: '初始密码',
+        Level: '账号级别',
+        SubAdmin: '上级管理员',
+        SubId: '上级管理员编号',
+        DeviceIds: '管理的设备',
+      },
+      choices: {
+        Level: { 0: '超级管理员', 1: '一级管理员', 2: '二级管理员', 3: '普通用户' },
+      },
+    },
+    'en-US': {
+      name: 'Account |||| Accounts',
+      fields: {
+        Account: 'Account',
+        Code: 'Initial password',
+        Level: 'Account level',
+        SubAdmin: 'Upper-level administrator',
+        SubId: 'Upper-level administrator ID',
+        DeviceIds: 'Managed devices',
+      },
+      choices: {
+        Level: { 0: 'super administrator', 1: 'first-level administrator', 2: 'second-level administrator', 3: 'ordinary user' },
+      },
+    },
+  },
+});

@@ -1,0 +1,69 @@
+import { useState, type MouseEvent } from 'react';
+import { Menu, MenuItem } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { Button, useCanAccess, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../providers/dataProvider';
+import { DEVICE_STATES, type DeviceState } from './config';
+
+type Command = { kind: 'permission' } | { kind: 'state'; State: DeviceState };
+
+/**
+ * Sends one device command through the data provider's custom methods, then refreshes the views so they
+ * show the device's new permission or state. A failure is already announced by the HTTP client.
+ */
+const useDeviceCommand = (Id: string) => {
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
+  const refresh = useRefresh();
+  const notify = useNotify();
+  return useMutation({
+    mutationFn: (command: Command) =>
+      command.kind === 'permission' ? dataProvider.changePermission({ Id }) : dataProvider.changeState({ Id, State: command.State }),
+    onSuccess: () => {
+      notify('crud.commands.sent', { type: 'success' });
+      refresh();
+    },
+  });
+};
+
+/** A device row's commands: switch its permission, set its state; each shown only to roles the policy allows. */
+export const DeviceCommands = () => {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const { canAccess: mayPermit } = useCanAccess({ resource: 'devices', action: 'changePermission' });
+  const { canAccess: mayChangeState } = useCanAccess({ resource: 'devices', action: 'changeState' });
+  const command = useDeviceCommand(String(record?.Id ?? ''));
+  if (!record) return null;
+  // The row opens the device on click; a command must not.
+  const keepInRow = (event: MouseEvent) => event.stopPropagation();
+  return (
+    <span onClick={keepInRow}>
+      {mayPermit && (
+        <Button
+          label={record.Permission === 'Open' ? 'crud.commands.close' : 'crud.commands.open'}
+          disabled={command.isPending}
+          onClick={() => command.mutate({ kind: 'permission' })}
+        />
+      )}
+      {mayChangeState && (
+        <>
+          <Button label="crud.commands.setState" disabled={command.isPending} onClick={(event) => setMenuAnchor(event.currentTarget)} />
+          <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)}>
+            {DEVICE_STATES.map((State) => (
+              <MenuItem
+                key={State}
+                selected={record.State === State}
+                onClick={() => {
+                  setMenuAnchor(null);
+                  command.mutate({ kind: 'state', State });
+                }}
+              >
+                {translate(`resources.devices.choices.State.${State}`)}
+              </MenuItem>
+            ))}
+          </Menu>
+        </>
+      )}
+    </span>
+  );
+};

@@ -1,0 +1,83 @@
+import { defineResource } from '../types';
+
+/** decisions.md, "Devices and readings": the upstream's device properties (`list/get_OCProperty`). */
+export const DEVICE_STATES = ['Work', 'Stop', 'Repair'] as const;
+export type DeviceState = (typeof DEVICE_STATES)[number];
+export const DEVICE_PERMISSIONS = ['Open', 'Close'] as const;
+
+/** The upstream's device commands (spec point 7); both take the device `Id`, change_state also the new `State`. */
+export const DEVICE_COMMANDS = {
+  changePermission: '/order/change_permission',
+  changeState: '/order/change_state',
+} as const;
+
+/** A device Id is also its MQTT username and topic segment, so it keeps to characters safe in both. */
+export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const DEVICE_ID_MAX = 32;
+
+export const devicesConfig = defineResource({
+  name: 'devices',
+  menu: { group: 'list', order: 30 },
+  id: 'Id',
+  representation: 'name',
+  defaultSort: { field: 'Id', order: 'ASC' },
+  // The upstream lists devices and edits their name, Type and Location (an admin's right); registering and
+  // removing a device issues or revokes its MQTT secret, which is the REST API's business (decisions.md).
+  adapter: 'upstream',
+  endpoints: { list: '/list/get_OCProperty', update: '/device/update_OCProperty' },
+  fields: {
+    Id: { kind: 'text', maxLength: DEVICE_ID_MAX, pattern: DEVICE_ID_PATTERN, required: true, views: ['list', 'filter', 'sort', 'show'] },
+    name: { kind: 'text', maxLength: 64, required: true, views: ['list', 'filter', 'sort', 'show', 'edit'] },
+    Type: { kind: 'number', integer: true, min: 1, max: 5, required: true, views: ['list', 'filter', 'sort', 'show', 'edit'] },
+    Location: { kind: 'text', maxLength: 128, required: true, views: ['list', 'filter', 'sort', 'show', 'edit'] },
+    State: { kind: 'enum', choices: DEVICE_STATES, views: ['list', 'filter', 'sort', 'show'] },
+    Permission: { kind: 'enum', choices: DEVICE_PERMISSIONS, views: ['list', 'filter', 'sort', 'show'] },
+    OrderNum: { kind: 'text', maxLength: 64, views: ['list', 'filter', 'show'] },
+    Emergency: { kind: 'boolean', views: ['list', 'filter', 'show'] },
+    Online: { kind: 'boolean', views: ['list', 'filter', 'sort', 'show'] },
+    LastSeen: { kind: 'datetime', views: ['show', 'filter', 'sort'] },
+    UpdateTime: { kind: 'datetime', views: ['list', 'filter', 'sort', 'show'] },
+  },
+  labels: {
+    'zh-CN': {
+      name: '设备 |||| 设备',
+      fields: {
+        Id: '设备编号',
+        name: '名称',
+        Type: '类型',
+        Location: '位置',
+        State: '状态',
+        Permission: '开关权限',
+        OrderNum: '当前运行订单',
+        Emergency: '紧急快速泄压',
+        Online: '在线',
+        LastSeen: '最后在线时间',
+        UpdateTime: '更新时间',
+      },
+      choices: {
+        State: { Work: '工作中', Stop: '空闲', Repair: '维修中' },
+        Permission: { Open: '开启', Close: '关闭' },
+      },
+    },
+    'en-US': {
+      name: 'Device |||| Devices',
+      fields: {
+        Id: 'Device ID',
+        name: 'Name',
+        Type: 'Type',
+        Location: 'Location',
+        State: 'Status',
+        Permission: 'Switch permission',
+        OrderNum: 'Current running order',
+        Emergency: 'Emergency rapid depressurisation',
+        Online: 'Online',
+        LastSeen: 'Last seen',
+        UpdateTime: 'Update time',
+      },
+      choices: {
+        State: { Work: 'working', Stop: 'idle', Repair: 'repairing' },
+        Permission: { Open: 'open', Close: 'closed' },
+      },
+    },
+  },
+});

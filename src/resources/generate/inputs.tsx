@@ -1,0 +1,66 @@
+import type { ReactElement } from 'react';
+import {
+  AutocompleteArrayInput,
+  AutocompleteInput,
+  BooleanInput,
+  DateTimeInput,
+  NullableBooleanInput,
+  NumberInput,
+  PasswordInput,
+  ReferenceArrayInput,
+  ReferenceInput,
+  SelectInput,
+  TextInput,
+} from 'react-admin';
+import type { FieldConfig, ResourceConfig } from '../types';
+import { choicesOf, type Labels } from './labels';
+
+/** The date-time input holds local "yyyy-MM-ddThh:mm"; the wire holds epoch milliseconds. */
+const toEpoch = (value: string) => (value ? new Date(value).getTime() : null);
+
+interface InputOptions {
+  source?: string;
+  label?: string;
+  alwaysOn?: boolean;
+}
+
+/** The react-admin input for a value of this kind, in a form or as a filter. */
+export const inputElement = (
+  config: ResourceConfig,
+  source: string,
+  field: FieldConfig,
+  labels: Labels,
+  { source: inputSource = source, label = labels.field(source), alwaysOn }: InputOptions = {},
+  asFilter = false,
+): ReactElement => {
+  const common = { source: inputSource, label, ...(alwaysOn ? { alwaysOn } : {}) };
+  switch (field.kind) {
+    case 'text':
+      return <TextInput key={inputSource} {...common} />;
+    case 'bloodPressure':
+      return <TextInput key={inputSource} {...common} placeholder="120/80" />;
+    case 'password':
+      return <PasswordInput key={inputSource} {...common} autoComplete="new-password" />;
+    case 'number':
+      return <NumberInput key={inputSource} {...common} min={field.min} max={field.max} step={field.integer ? 1 : 0.01} />;
+    case 'enum':
+      return <SelectInput key={inputSource} {...common} choices={choicesOf(config, source, field)} />;
+    case 'boolean':
+      // A filter must also be able to mean "either".
+      return asFilter ? <NullableBooleanInput key={inputSource} {...common} /> : <BooleanInput key={inputSource} {...common} />;
+    case 'datetime':
+      return <DateTimeInput key={inputSource} {...common} parse={toEpoch} />;
+    case 'reference': {
+      const search = (text: string) => (text ? { [field.searchBy]: text } : {});
+      return field.many ? (
+        <ReferenceArrayInput key={inputSource} {...common} reference={field.reference}>
+          <AutocompleteArrayInput label={label} filterToQuery={search} />
+        </ReferenceArrayInput>
+      ) : (
+        <ReferenceInput key={inputSource} {...common} reference={field.reference}>
+          <AutocompleteInput label={label} filterToQuery={search} />
+        </ReferenceInput>
+      );
+    }
+  }
+};

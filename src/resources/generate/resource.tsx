@@ -1,0 +1,38 @@
+import type { ComponentType, ReactElement } from 'react';
+import type { RaRecord } from 'react-admin';
+import { fieldOf, serves } from '../model';
+import type { ResourceConfig, ResourceUi } from '../types';
+import { ResourceCreate, ResourceEdit } from './ResourceForm';
+import { ResourceList } from './ResourceList';
+import { ResourceShow } from './ResourceShow';
+
+/** What `<Resource {...resource} />` needs, plus the configuration it came from (in `options`, as react-admin allows). */
+export interface ConsoleResource {
+  name: string;
+  icon: ComponentType;
+  list: ComponentType | ReactElement;
+  show: ComponentType | ReactElement;
+  edit?: ComponentType | ReactElement;
+  create?: ComponentType | ReactElement;
+  recordRepresentation: (record: RaRecord) => string;
+  options: { config: ResourceConfig };
+}
+
+/**
+ * A resource's react-admin definition, generated from its configuration: list and show always, edit
+ * and create when its server can do them (the policy then decides who sees them), overrides first.
+ */
+export const generateResource = (config: ResourceConfig, { icon, overrides = {}, rowActions }: ResourceUi): ConsoleResource => ({
+  name: config.name,
+  icon,
+  list: overrides.list ?? <ResourceList config={config} rowActions={rowActions} />,
+  show: overrides.show ?? <ResourceShow config={config} />,
+  ...(serves(config, 'edit') ? { edit: overrides.edit ?? <ResourceEdit config={config} /> } : {}),
+  ...(serves(config, 'create') ? { create: overrides.create ?? <ResourceCreate config={config} /> } : {}),
+  recordRepresentation: (record) => {
+    const value: unknown = record[config.representation] ?? record.id;
+    // A time names a state record: show it as one, not as epoch milliseconds.
+    return fieldOf(config, config.representation)?.kind === 'datetime' ? new Date(Number(value)).toLocaleString() : String(value);
+  },
+  options: { config },
+});

@@ -1,0 +1,162 @@
+import type { ComponentType } from 'react';
+import type { Locale } from '../i18n';
+import type { MenuGroup } from '../routes/routeTable';
+import type { crudZhCN } from './i18n/crud.zh-CN';
+
+/**
+ * A resource is declared once, as data: its fields, where each shows, how it is served and how it is
+ * labelled. Views, the zod schema, the data provider routing and the mock handlers are derived from it.
+ * Plain TypeScript (the imports above are types only), so mocks/ and server/ import it too.
+ * Who may do what is not declared here: the shared policy (src/domain/policy.ts) decides, keyed by name.
+ */
+
+/** Where a field shows: a list column (`list`), a list filter, a sortable column, the show page, the forms. */
+export const VIEWS = ['list', 'filter', 'sort', 'show', 'edit', 'create'] as const;
+export type View = (typeof VIEWS)[number];
+export type FormView = Extract<View, 'edit' | 'create'>;
+
+/** Units are translated under `crud.units` (a minute is 分钟 in Chinese). */
+export type Unit = keyof (typeof crudZhCN)['crud']['units'];
+
+interface FieldBase {
+  views: readonly View[];
+  /** The forms and the server refuse a record without it. */
+  required?: boolean;
+}
+
+/** Text always has a maximum length, so neither the console nor the server takes unbounded input. */
+export interface TextFieldConfig extends FieldBase {
+  kind: 'text';
+  maxLength: number;
+  minLength?: number;
+  pattern?: RegExp;
+  defaultValue?: string;
+}
+
+export interface NumberFieldConfig extends FieldBase {
+  kind: 'number';
+  min: number;
+  max: number;
+  integer?: boolean;
+  unit?: Unit;
+  defaultValue?: number;
+}
+
+/** Choices are labelled per language in `labels[locale].choices[source][value]`. */
+export interface EnumFieldConfig extends FieldBase {
+  kind: 'enum';
+  choices: readonly (string | number)[];
+  defaultValue?: string | number;
+}
+
+export interface BooleanFieldConfig extends FieldBase {
+  kind: 'boolean';
+  defaultValue?: boolean;
+}
+
+/** Epoch milliseconds on the wire, as the server stores times and devices report them. */
+export interface DateTimeFieldConfig extends FieldBase {
+  kind: 'datetime';
+}
+
+/** The id (or, with `many`, the ids) of a record of another resource. */
+export interface ReferenceFieldConfig extends FieldBase {
+  kind: 'reference';
+  reference: string;
+  many?: boolean;
+  /** The text field of the referenced resource that its picker searches. */
+  searchBy: string;
+}
+
+/** "systolic/diastolic" in mmHg, as the chambers report it. */
+export interface BloodPressureFieldConfig extends FieldBase {
+  kind: 'bloodPressure';
+}
+
+/** A new password: only ever written (create/edit), checked by the password rule, never listed or shown. */
+export interface PasswordFieldConfig extends FieldBase {
+  kind: 'password';
+  views: readonly FormView[];
+}
+
+export type FieldConfig =
+  | TextFieldConfig
+  | NumberFieldConfig
+  | EnumFieldConfig
+  | BooleanFieldConfig
+  | DateTimeFieldConfig
+  | ReferenceFieldConfig
+  | BloodPressureFieldConfig
+  | PasswordFieldConfig;
+export type FieldKind = FieldConfig['kind'];
+export type Fields = Record<string, FieldConfig>;
+
+/** The upstream's POST calls; a missing one means the upstream cannot do it, and the console offers no button. */
+export interface UpstreamEndpoints {
+  list: string;
+  create?: string;
+  update?: string;
+  delete?: string;
+}
+
+/** Served by the upstream contract, or by ra-data-simple-rest under the REST base (`path` defaults to the name). */
+export type Served =
+  | { adapter: 'upstream'; endpoints: UpstreamEndpoints }
+  | { adapter: 'rest'; path?: string };
+
+/** What react-admin and the catalogues need for one language (a type, not an interface, so it is a message map). */
+export type ResourceMessages = {
+  /** 'singular |||| plural', as react-admin's smart_count expects. */
+  name: string;
+  fields: Record<string, string>;
+  choices: Record<string, Record<string, string>>;
+};
+
+type ChoiceOf<F> = F extends { kind: 'enum'; choices: readonly (infer C)[] } ? C : never;
+
+/** The messages of one language, with a label for every field and every enum choice (checked by the compiler). */
+export interface TypedResourceMessages<F extends Fields> {
+  name: string;
+  fields: { [K in keyof F]: string };
+  choices: { [K in keyof F as F[K] extends { kind: 'enum' } ? K : never]: Record<`${ChoiceOf<F[K]> & (string | number)}`, string> };
+}
+
+type Source<F> = keyof F & string;
+
+interface ConfigBase<F extends Fields> {
+  /** react-admin resource name and policy key. */
+  name: string;
+  labels: Record<Locale, NoInfer<TypedResourceMessages<F>>>;
+  menu: { group: MenuGroup; order: number };
+  /** The field naming a record, or the fields that together do (a state record is its device and Time). */
+  id: Source<F> | readonly Source<F>[];
+  /** What a reference to a record shows. */
+  representation: Source<F>;
+  defaultSort: { field: Source<F>; order: 'ASC' | 'DESC' };
+  fields: F;
+}
+
+export type TypedResourceConfig<F extends Fields> = ConfigBase<F> & Served;
+
+/** Any resource, as generic code (views, providers, mocks) handles it. */
+export type ResourceConfig = ConfigBase<Fields> & Served & { labels: Record<Locale, ResourceMessages> };
+
+/** Declares a resource; the field sources and choices type its labels, so a missing label fails the build. */
+export const defineResource = <const F extends Fields>(config: TypedResourceConfig<F>): TypedResourceConfig<F> & ResourceConfig =>
+  config;
+
+/** Hand-written views that replace generated ones; the rest stays generated from the same configuration. */
+export interface ViewOverrides {
+  list?: ComponentType;
+  show?: ComponentType;
+  edit?: ComponentType;
+  create?: ComponentType;
+}
+
+/** The React side of a resource, given in its index.ts. */
+export interface ResourceUi {
+  icon: ComponentType;
+  overrides?: ViewOverrides;
+  /** Extra buttons in each row of the generated list (commands such as a device's permission). */
+  rowActions?: ComponentType;
+}

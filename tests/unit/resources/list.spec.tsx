@@ -1,0 +1,119 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { createMockServer } from '../../../mocks/node';
+import { column, table, wait } from './dom';
+import { REST, UPSTREAM } from './fixtures';
+import { renderConsole } from './renderConsole';
+
+const server = createMockServer(UPSTREAM, REST);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  vi.restoreAllMocks();
+});
+afterAll(() => server.close());
+
+describe('generated list', () => {
+  it('shows the first page of devices with labels and choices in Chinese', async () => {
+    await renderConsole('/devices');
+    expect(await screen.findByText('第 1-10 条，共 55 条', {}, wait)).toBeTruthy();
+    expect(column('设备编号')).toHaveLength(10);
+    expect(column('设备编号')[0]).toBe('Id-001');
+    expect(column('状态').every((state) => ['工作中', '空闲', '维修中'].includes(String(state)))).toBe(true);
+  });
+
+  it('labels with units, in English too', async () => {
+    await renderConsole('/state-records', { locale: 'en-US' });
+    expect(await screen.findByText('1-10 of 55', {}, wait)).toBeTruthy();
+    for (const label of ['Cabin pressure (ATA)', 'Cabin oxygen concentration (%)', 'Cabin temperature (°C)', 'Blood pressure (mmHg)', 'Remaining time (min)']) {
+      expect(within(table()).getByText(label)).toBeTruthy();
+    }
+  });
+
+  it('filters, sorts and pages through the upstream', async () => {
+    await renderConsole('/devices');
+    await screen.findByText('第 1-10 条，共 55 条', {}, wait);
+
+    fireEvent.change(screen.getByLabelText('设备编号'), { target: { value: 'Id-00' } });
+    expect(await screen.findByText('第 1-9 条，共 9 条', {}, wait)).toBeTruthy();
+
+    fireEvent.click(within(table()).getByText('设备编号'));
+    await waitFor(() => expect(column('设备编号')[0]).toBe('Id-009'), wait);
+
+    fireEvent.change(screen.getByLabelText('设备编号'), { target: { value: '' } });
+    await screen.findByText('第 1-10 条，共 55 条', {}, wait);
+    fireEvent.click(screen.getByLabelText('转到下一页'));
+    expect(await screen.findByText('第 11-20 条，共 55 条', {}, wait)).toBeTruthy();
+    await waitFor(() => expect(column('设备编号')[0]).toBe('Id-045'), wait);
+  });
+
+  it('adds an enum filter from the filter button', async () => {
+    await renderConsole('/devices');
+    await screen.findByText('第 1-10 条，共 55 条', {}, wait);
+    fireEvent.click(screen.getByRole('button', { name: '添加筛选条件' }));
+    fireEvent.click(await screen.findByRole('menuitemcheckbox', { name: '状态' }, wait));
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: '状态' }, wait));
+    fireEvent.click(await screen.findByRole('option', { name: '维修中' }, wait));
+    await waitFor(() => expect(new Set(column('状态'))).toEqual(new Set(['维修中'])), wait);
+  });
+
+  it('offers show-only fields in the column chooser', async () => {
+    await renderConsole('/devices');
+    await screen.findByText('第 1-10 条，共 55 条', {}, wait);
+    expect(within(table()).queryByText('最后在线时间')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: '选择列' }));
+    fireEvent.click(await screen.findByLabelText('最后在线时间', {}, wait));
+    expect(await within(table()).findByText('最后在线时间', {}, wait)).toBeTruthy();
+  });
+
+  it('exports the current filter and sort as CSV with the wire names', async () => {
+    const blobs: Blob[] = [];
+    URL.createObjectURL = vi.fn((blob: Blob) => {
+      blobs.push(blob);
+      return 'blob:csv';
+    });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    await renderConsole('/devices');
+    await screen.findByText('第 1-10 条，共 55 条', {}, wait);
+    fireEvent.change(screen.getByLabelText('设备编号'), { target: { value: 'Id-01' } });
+    await screen.findByText('第 1-10 条，共 10 条', {}, wait);
+    fireEvent.click(within(table()).getByText('设备编号'));
+    await waitFor(() => expect(column('设备编号')[0]).toBe('Id-019'), wait);
+
+    fireEvent.click(screen.getByRole('button', { name: '导出' }));
+    await waitFor(() => expect(blobs).toHaveLength(1), wait);
+    const [header, ...lines] = String(await blobs[0]?.text()).split('\r\n');
+    expect(header).toBe('Id,name,Type,Location,State,Permission,OrderNum,Emergency,Online,LastSeen,UpdateTime');
+    expect(lines.map((line) => line.split(',')[0])).toEqual(['Id-019', 'Id-018', 'Id-017', 'Id-016', 'Id-015', 'Id-014', 'Id-013', 'Id-012', 'Id-011', 'Id-010']);
+  });
+});
+
+describe('buttons follow the policy', () => {
+  const editLinks = () => document.querySelectorAll('a[aria-label="编辑"]');
+  /** Once the export button shows, the role's answers from canAccess are in. */
+  const accessSettled = async () => {
+    await screen.findByRole('button', { name: '导出' }, wait);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  };
+
+  it('shows edit to an admin on every row', async () => {
+    await renderConsole('/devices');
+    await screen.findByText('第 1-10 条，共 55 条', {}, wait);
+    await waitFor(() => expect(editLinks()).toHaveLength(10), wait);
+  });
+
+  it('hides edit from a first-level administrator, and create from everyone where the upstream cannot create', async () => {
+    await renderConsole('/devices', { account: 'user' });
+    await screen.findByText('第 1-10 条，共 55 条', {}, wait);
+    await accessSettled();
+    expect(editLinks()).toHaveLength(0);
+    expect(document.querySelector('a[aria-label="新建"]')).toBeNull();
+  });
+
+  it('offers account creation to administrators', async () => {
+    await renderConsole('/accounts', { account: 'user' });
+    await screen.findByText('第 1-10 条，共 55 条', {}, wait);
+    await waitFor(() => expect(document.querySelector('a[aria-label="新建"]')).toBeTruthy(), wait);
+    expect(column('账号级别').every((level) => ['超级管理员', '一级管理员', '二级管理员', '普通用户'].includes(String(level)))).toBe(true);
+  });
+});
