@@ -4,11 +4,12 @@ import { bootstrap } from './accounts/bootstrap';
 import { seedDemo } from './accounts/demo';
 import { ConfigError, describeDatabase, loadConfig, type Config } from './config';
 import { migrateToLatest } from './db/migrations';
+import { seedDemoFleet } from './demo/fleet';
 
 /**
  * Starts the server: `node --import tsx server/main.ts [--demo]`.
  * Loads the configuration, migrates the database, creates the super administrator on first start
- * (and the demo accounts with --demo), listens on HOST:PORT. SIGTERM / SIGINT close it gracefully
+ * (and the demo accounts and fleet with --demo), listens on HOST:PORT. SIGTERM / SIGINT close it gracefully
  * (exit 0); a second signal, or a close that hangs, forces the exit.
  */
 
@@ -64,6 +65,13 @@ const main = async (): Promise<void> => {
     if (demo) {
       const created = await seedDemo(app.ctx);
       app.log.info(`demo accounts ${created.length > 0 ? `created: ${created.join(', ')}` : 'already present'}`);
+      const fleet = await seedDemoFleet(app.ctx);
+      const added = Object.values(fleet).some((count) => count > 0);
+      app.log.info(
+        added
+          ? `demo fleet added: ${fleet.devices} devices, ${fleet.assignments} assignments, ${fleet.stateRecords} state records, ${fleet.orders} orders`
+          : 'demo fleet already present',
+      );
     }
     if (stopping) return;
     await app.listen({ port: config.port, host: config.host });

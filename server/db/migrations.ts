@@ -4,7 +4,8 @@ import type { Database, DatabaseKind } from './database';
 /**
  * Numbered migrations, in code (no filesystem globbing). Kysely runs them in name order, so names
  * start with a zero-padded number. Never edit a migration that has shipped: add the next one.
- * Later issues add devices, orders, state records and the audit log as 0002_…, 0003_…
+ * 0002–0004 add devices and their assignment to accounts, orders and state records (issue 3); the
+ * values in their check constraints are written out here, not imported, so a migration never changes.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -15,8 +16,20 @@ const addId =
       ? table.addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
       : table.addColumn('id', 'integer', (col) => col.primaryKey().generatedByDefaultAsIdentity());
 
+/**
+ * A 64-bit row id for tables that grow without bound (state records: one a second per chamber in use).
+ * SQLite's `integer primary key` is the 64-bit rowid (no AUTOINCREMENT bookkeeping on every insert).
+ */
+const addBigId =
+  (kind: DatabaseKind) =>
+  <T extends string>(table: CreateTableBuilder<T>) =>
+    kind === 'sqlite'
+      ? table.addColumn('id', 'integer', (col) => col.primaryKey())
+      : table.addColumn('id', 'bigint', (col) => col.primaryKey().generatedByDefaultAsIdentity());
+
 const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
   const withId = addId(kind);
+  const withBigId = addBigId(kind);
   return {
     '0001_accounts_sessions_login_failures': {
       async up(db: Kysely<unknown>) {
@@ -62,6 +75,99 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.dropTable('login_failures').execute();
         await db.schema.dropTable('sessions').execute();
         await db.schema.dropTable('accounts').execute();
+      },
+    },
+    '0002_devices_account_devices': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('devices')
+          .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
+          .addColumn('name', 'varchar(64)', (col) => col.notNull())
+          .addColumn('type', 'integer', (col) => col.notNull())
+          .addColumn('permission', 'varchar(8)', (col) => col.notNull().defaultTo('Close'))
+          .addColumn('location', 'varchar(128)', (col) => col.notNull().defaultTo(''))
+          .addColumn('state', 'varchar(8)', (col) => col.notNull().defaultTo('Stop'))
+          .addColumn('order_num', 'varchar(64)')
+          .addColumn('erd', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('online', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('last_seen_at', 'bigint')
+          .addColumn('secret_hash', 'varchar(255)')
+          .addColumn('created_at', 'bigint', (col) => col.notNull())
+          .addColumn('updated_at', 'bigint', (col) => col.notNull())
+          .addCheckConstraint('devices_type_range', sql`type between 1 and 5`)
+          .addCheckConstraint('devices_permission_values', sql`permission in ('Open', 'Close')`)
+          .addCheckConstraint('devices_state_values', sql`state in ('Work', 'Stop', 'Repair')`)
+          .execute();
+
+        await db.schema
+          .createTable('account_devices')
+          .addColumn('account_id', 'integer', (col) => col.notNull().references('accounts.id').onDelete('cascade'))
+          .addColumn('device_id', 'varchar(64)', (col) => col.notNull().references('devices.id').onDelete('cascade'))
+          .addColumn('created_at', 'bigint', (col) => col.notNull())
+          .addPrimaryKeyConstraint('account_devices_pk', ['account_id', 'device_id'])
+          .execute();
+        await db.schema.createIndex('account_devices_device_id').on('account_devices').column('device_id').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('account_devices').execute();
+        await db.schema.dropTable('devices').execute();
+      },
+    },
+    '0003_orders': {
+      async up(db: Kysely<unknown>) {
+        // History is kept: a device with orders cannot be deleted until they are dealt with.
+        await withId(db.schema.createTable('orders'))
+          .addColumn('order_num', 'varchar(64)', (col) => col.notNull().unique())
+          .addColumn('device_id', 'varchar(64)', (col) => col.notNull().references('devices.id'))
+          .addColumn('time', 'bigint', (col) => col.notNull())
+          .addColumn('set_t', 'bigint')
+          .addColumn('oc', 'varchar(32)')
+          .addColumn('open_id', 'varchar(64)')
+          .addColumn('is_used', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('is_pass', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('finished_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('orders_device_id_time').on('orders').columns(['device_id', 'time']).execute();
+        await db.schema.createIndex('orders_time').on('orders').columns(['time', 'id']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('orders').execute();
+      },
+    },
+    '0004_state_records': {
+      async up(db: Kysely<unknown>) {
+        const reading = 'double precision' as const;
+        await withBigId(db.schema.createTable('state_records'))
+          .addColumn('device_id', 'varchar(64)', (col) => col.notNull().references('devices.id'))
+          .addColumn('time', 'bigint', (col) => col.notNull())
+          .addColumn('l', 'integer')
+          .addColumn('sp', reading)
+          .addColumn('st', reading)
+          .addColumn('ss', 'varchar(1)')
+          .addColumn('sl', 'integer')
+          .addColumn('sa', 'integer')
+          .addColumn('rcp', reading)
+          .addColumn('rrd', reading)
+          .addColumn('rcpi02', reading)
+          .addColumn('rgpi02', reading)
+          .addColumn('rct', reading)
+          .addColumn('rcrh', reading)
+          .addColumn('hm_hr', reading)
+          .addColumn('hm_sp02', reading)
+          .addColumn('hm_bp', 'varchar(16)')
+          .execute();
+        // A reading is its device and Time (stored once); the same index lists a device's readings by time.
+        await db.schema
+          .createIndex('state_records_device_id_time')
+          .on('state_records')
+          .columns(['device_id', 'time'])
+          .unique()
+          .execute();
+        // Every device's readings by time (the super administrator's unfiltered list).
+        await db.schema.createIndex('state_records_time').on('state_records').columns(['time', 'device_id']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('state_records').execute();
       },
     },
   };

@@ -41,16 +41,103 @@ export interface LoginFailuresTable {
   at: number;
 }
 
+/**
+ * A chamber (decisions.md, "Devices and readings"). `id` is the device Id of the wire, also its MQTT
+ * username. Wire names (Id, Type, Permission, …) are mapped at the list boundary (server/lists/).
+ */
+export interface DevicesTable {
+  id: string;
+  name: string;
+  /** 1–5. */
+  type: number;
+  /** 'Open' | 'Close'. */
+  permission: string;
+  location: string;
+  /** 'Work' | 'Stop' | 'Repair'. */
+  state: string;
+  /** The order the chamber is running now, if any. */
+  order_num: string | null;
+  /** Emergency rapid depressurisation active, 0/1. */
+  erd: number;
+  online: number;
+  last_seen_at: number | null;
+  /** Hash of the device's MQTT secret; null until one is issued. */
+  secret_hash: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The devices an account manages (the super administrator manages all without rows here). */
+export interface AccountDevicesTable {
+  account_id: number;
+  device_id: string;
+  created_at: number;
+}
+
+/** A booking (decisions.md, "Orders"). */
+export interface OrdersTable {
+  id: Generated<number>;
+  order_num: string;
+  device_id: string;
+  /** Created (the wire's Time). */
+  time: number;
+  /** Booking time (SetT). */
+  set_t: number | null;
+  /** Operation code (OC). */
+  oc: string | null;
+  /** The booking person's id on the messaging platform (OpenId). */
+  open_id: string | null;
+  is_used: number;
+  /** Expired or timed out (IsPass). */
+  is_pass: number;
+  finished_at: number | null;
+}
+
+/**
+ * One device report (decisions.md: a reading is identified by its device and Time, unique). Columns
+ * are the wire names in snake_case: l = L, rcpi02 = RCPi02, hm_sp02 = HmSP02, …
+ */
+export interface StateRecordsTable {
+  id: Generated<number>;
+  device_id: string;
+  /** Epoch milliseconds, as the device reports it. */
+  time: number;
+  l: number | null;
+  sp: number | null;
+  st: number | null;
+  ss: string | null;
+  sl: number | null;
+  sa: number | null;
+  rcp: number | null;
+  rrd: number | null;
+  rcpi02: number | null;
+  rgpi02: number | null;
+  rct: number | null;
+  rcrh: number | null;
+  hm_hr: number | null;
+  hm_sp02: number | null;
+  /** "systolic/diastolic". */
+  hm_bp: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
+  devices: DevicesTable;
+  account_devices: AccountDevicesTable;
+  orders: OrdersTable;
+  state_records: StateRecordsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
 export type NewAccountRow = Insertable<AccountsTable>;
 export type AccountUpdate = Updateable<AccountsTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type DeviceRow = Selectable<DevicesTable>;
+export type NewDeviceRow = Insertable<DevicesTable>;
+export type NewOrderRow = Insertable<OrdersTable>;
+export type NewStateRecordRow = Insertable<StateRecordsTable>;
 
 /** The flag columns hold 0 or 1 on both stores. */
 export const flag = (value: boolean): number => (value ? 1 : 0);

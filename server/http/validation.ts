@@ -43,6 +43,14 @@ const typeKeyOf = (expected: string): MessageKey => {
   return isMessageKey(key) ? key : 'type.value';
 };
 
+/** The string and number parameters a custom issue carries for its message (`{ messageKey, value, … }`). */
+const textParams = (params: Record<string, unknown> | undefined): MessageParams =>
+  Object.fromEntries(
+    Object.entries(params ?? {}).filter(
+      (entry): entry is [string, string | number] => entry[0] !== 'messageKey' && ['string', 'number'].includes(typeof entry[1]),
+    ),
+  );
+
 /** Turns the first zod issue into a message naming the field. */
 export const describeIssue = (issue: z.core.$ZodIssue, data: unknown, part: string): Described => {
   if (issue.code === 'unrecognized_keys') {
@@ -76,7 +84,7 @@ export const describeIssue = (issue: z.core.$ZodIssue, data: unknown, part: stri
     case 'custom': {
       const custom: unknown = issue.params?.messageKey;
       return typeof custom === 'string' && isMessageKey(custom)
-        ? { key: custom, params: { field } }
+        ? { key: custom, params: { ...textParams(issue.params), field } }
         : { key: 'validation.invalid', params: { field } };
     }
     default:

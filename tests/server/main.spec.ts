@@ -95,6 +95,7 @@ describe('server/main.ts', () => {
     const server = await start(env(), ['--demo']);
     expect(server.output()).not.toMatch(/password: /);
     expect(server.output()).toContain('demo accounts created: first, second, client');
+    expect(server.output()).toContain('demo fleet added: 12 devices, 14 assignments, 3600 state records, 60 orders');
     const login = await fetch(`http://127.0.0.1:${server.port}/upstream/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

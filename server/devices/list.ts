@@ -1,0 +1,27 @@
+import type { ListAnswer, ListBody } from '../../src/resources/query';
+import { devicesConfig } from '../../src/resources/devices/config';
+import type { AppContext } from '../context';
+import { column, defineListing, runList } from '../lists/engine';
+import { deviceScope, type Viewer } from '../scope/service';
+
+/** Devices under their wire names (src/resources/devices/config.ts) ↔ the devices table. */
+export const deviceListing = defineListing(devicesConfig, {
+  Id: column('d.id', 'text'),
+  name: column('d.name', 'text'),
+  Type: column('d.type', 'number'),
+  Location: column('d.location', 'text'),
+  State: column('d.state', 'text'),
+  Permission: column('d.permission', 'text'),
+  OrderNum: column('d.order_num', 'text', true),
+  Emergency: column('d.erd', 'flag'),
+  Online: column('d.online', 'flag'),
+  LastSeen: column('d.last_seen_at', 'number', true),
+  UpdateTime: column('d.updated_at', 'number'),
+});
+
+/** `list/get_OCProperty`: the devices the viewer sees (the super administrator: all; others: assigned). */
+export const listDevices = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {
+  const scope = deviceScope(ctx.db, viewer);
+  const base = ctx.db.selectFrom('devices as d');
+  return runList(scope === undefined ? base : base.where('d.id', 'in', scope), deviceListing(), body);
+};

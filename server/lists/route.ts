@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { ListAnswer, ListBody } from '../../src/resources/query';
+import type { ResourceConfig } from '../../src/resources/types';
+import { requireAccess, signedIn } from '../auth/guard';
+import type { AppContext } from '../context';
+import { ok, t } from '../http/envelope';
+import type { ZodTypeProvider } from '../http/validation';
+import type { Viewer } from '../scope/service';
+import { listBody } from './body';
+import type { Listing } from './engine';
+
+/** The upstream path of a resource's list call, from its configuration (the console posts to the same). */
+export const listPath = (config: ResourceConfig): string => {
+  if (config.adapter !== 'upstream') throw new Error(`${config.name} is not served by the upstream contract`);
+  return config.endpoints.list;
+};
+
+export interface ListRouteOptions {
+  config: ResourceConfig;
+  /** The listing of the resource; checked against the configuration here, so a gap stops the start. */
+  listing: () => Listing;
+  list: (ctx: AppContext, viewer: Viewer, body: ListBody) => Promise<ListAnswer>;
+}
+
+/**
+ * `POST {prefix}{config.endpoints.list}`: signed in (else 50008, before the body is even read) and
+ * allowed to list the resource by the shared policy (else 40300); the body validated by the shared
+ * list schema (else 40000 naming the field); answers `{ list, total }` within the caller's scope.
+ */
+export const registerListRoute = (instance: FastifyInstance, { config, listing, list }: ListRouteOptions): void => {
+  listing();
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    listPath(config),
+    { schema: { body: listBody(config) }, onRequest: requireAccess({ resource: config.name, action: 'list' }) },
+    async (request) => ok(await list(app.ctx, signedIn(request), request.body), t(request, 'ok')),
+  );
+};

@@ -1,0 +1,9 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ordersConfig } from '../../src/resources/orders/config';
+import { registerListRoute } from '../lists/route';
+import { listOrders, orderListing } from './list';
+
+/** Order calls of the upstream contract, relative to API_PREFIX: `POST /list/get_Records`. */
+export const orderRoutes: FastifyPluginAsync = async (app) => {
+  registerListRoute(app, { config: ordersConfig, listing: orderListing, list: listOrders });
+};

@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import type { Level } from '../../src/domain/roles';
+import type { AppContext } from '../context';
+import type { DB } from '../db/schema';
+
+/**
+ * Scope (decisions.md, "Account hierarchy"): which devices and accounts an account may see. Every
+ * list builds its query on these, so the rules are written once and tested without HTTP.
+ * - The super administrator (Level 0) sees every device and every account.
+ * - Any other account sees the devices assigned to it (account_devices), and the accounts of its own
+ *   subtree: itself and every account below it, following sub_id down.
+ * - Orders and state records are visible exactly when their device is.
+ */
+
+/** Who is looking: the signed-in account (SignedInAccount satisfies it). */
+export interface Viewer {
+  id: number;
+  level: Level;
+}
+
+/** True when the viewer sees every device and every account. */
+export const seesEverything = (viewer: Viewer): boolean => viewer.level === 0;
+
+/** The ids of the devices assigned to an account, as a subquery (`device_id in (…)`). */
+export const assignedDevicesQuery = (db: Kysely<DB>, accountId: number) =>
+  db.selectFrom('account_devices').select('account_devices.device_id').where('account_devices.account_id', '=', accountId);
+
+/**
+ * The viewer's device ids as a subquery, or undefined when it sees every device (no restriction).
+ * Use: `scope === undefined ? query : query.where('x.device_id', 'in', scope)`.
+ */
+export const deviceScope = (db: Kysely<DB>, viewer: Viewer) =>
+  seesEverything(viewer) ? undefined : assignedDevicesQuery(db, viewer.id);
+
+/** The ids of an account and every account below it, as a subquery (a recursive CTE over sub_id). */
+export const subtreeQuery = (db: Kysely<DB>, rootId: number) =>
+  db
+    .withRecursive('subtree(id)', (qb) =>
+      qb
+        .selectFrom('accounts')
+        .select('accounts.id')
+        .where('accounts.id', '=', rootId)
+        // union, not union all: even a corrupted tree with a cycle ends.
+        .union(qb.selectFrom('accounts as below').innerJoin('subtree', 'subtree.id', 'below.sub_id').select('below.id')),
+    )
+    .selectFrom('subtree')
+    .select('subtree.id');
+
+/** The viewer's account ids as a subquery, or undefined when it sees every account. */
+export const accountScope = (db: Kysely<DB>, viewer: Viewer) => (seesEverything(viewer) ? undefined : subtreeQuery(db, viewer.id));
+
+/** The device ids the viewer sees, sorted. */
+export const visibleDeviceIds = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer): Promise<string[]> => {
+  const scope = deviceScope(ctx.db, viewer);
+  const query = ctx.db.selectFrom('devices').select('devices.id').orderBy('devices.id');
+  const rows = await (scope === undefined ? query : query.where('devices.id', 'in', scope)).execute();
+  return rows.map((row) => row.id);
+};
+
+/** True when the viewer sees the device (false for a device that does not exist). */
+export const seesDevice = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, deviceId: string): Promise<boolean> => {
+  const scope = deviceScope(ctx.db, viewer);
+  const query = ctx.db.selectFrom('devices').select('devices.id').where('devices.id', '=', deviceId);
+  const row = await (scope === undefined ? query : query.where('devices.id', 'in', scope)).executeTakeFirst();
+  return row !== undefined;
+};
+
+/** The account ids the viewer sees (itself and its subtree; the super administrator: all), sorted. */
+export const visibleAccountIds = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer): Promise<number[]> => {
+  const scope = accountScope(ctx.db, viewer);
+  const query = ctx.db.selectFrom('accounts').select('accounts.id').orderBy('accounts.id');
+  const rows = await (scope === undefined ? query : query.where('accounts.id', 'in', scope)).execute();
+  return rows.map((row) => row.id);
+};
+
+/** True when the account is the viewer or below it (the super administrator: any existing account). */
+export const seesAccount = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, accountId: number): Promise<boolean> => {
+  const scope = accountScope(ctx.db, viewer);
+  const query = ctx.db.selectFrom('accounts').select('accounts.id').where('accounts.id', '=', accountId);
+  const row = await (scope === undefined ? query : query.where('accounts.id', 'in', scope)).executeTakeFirst();
+  return row !== undefined;
+};

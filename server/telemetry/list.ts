@@ -1,0 +1,33 @@
+import type { ListAnswer, ListBody } from '../../src/resources/query';
+import { stateRecordsConfig } from '../../src/resources/state-records/config';
+import type { AppContext } from '../context';
+import { column, defineListing, runList } from '../lists/engine';
+import { deviceScope, type Viewer } from '../scope/service';
+
+/** State records under the spec's wire names (RCPi02, RGPi02, HmSP02 with a zero) ↔ state_records. */
+export const stateRecordListing = defineListing(stateRecordsConfig, {
+  Id: column('r.device_id', 'text'),
+  Time: column('r.time', 'number'),
+  L: column('r.l', 'number', true),
+  SP: column('r.sp', 'number', true),
+  ST: column('r.st', 'number', true),
+  SS: column('r.ss', 'text', true),
+  SL: column('r.sl', 'number', true),
+  SA: column('r.sa', 'number', true),
+  RCP: column('r.rcp', 'number', true),
+  RRD: column('r.rrd', 'number', true),
+  RCPi02: column('r.rcpi02', 'number', true),
+  RGPi02: column('r.rgpi02', 'number', true),
+  RCT: column('r.rct', 'number', true),
+  RCRH: column('r.rcrh', 'number', true),
+  HmHR: column('r.hm_hr', 'number', true),
+  HmSP02: column('r.hm_sp02', 'number', true),
+  HmBP: column('r.hm_bp', 'text', true),
+});
+
+/** `list/get_OCState`: the readings of the devices the viewer sees. */
+export const listStateRecords = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {
+  const scope = deviceScope(ctx.db, viewer);
+  const base = ctx.db.selectFrom('state_records as r');
+  return runList(scope === undefined ? base : base.where('r.device_id', 'in', scope), stateRecordListing(), body);
+};
