@@ -1,6 +1,6 @@
 import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
 import { z } from 'zod';
-import { CODES } from '../../src/domain/envelope';
+import { CODES, type Code } from '../../src/domain/envelope';
 import { AppError } from './envelope';
 import { isMessageKey, translate, type Language, type MessageKey, type MessageParams } from './messages';
 
@@ -24,6 +24,8 @@ interface Described {
   params: MessageParams;
   /** A `type.*` key rendered into params.type in the caller's language. */
   typeKey?: MessageKey;
+  /** The envelope's code when it is not 40000 (a custom issue's `code`, e.g. 401 for an empty device Id). */
+  code?: Code;
 }
 
 const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown => {
@@ -43,13 +45,22 @@ const typeKeyOf = (expected: string): MessageKey => {
   return isMessageKey(key) ? key : 'type.value';
 };
 
-/** The string and number parameters a custom issue carries for its message (`{ messageKey, value, … }`). */
+/** The string and number parameters a custom issue carries for its message (`{ messageKey, code, value, … }`). */
 const textParams = (params: Record<string, unknown> | undefined): MessageParams =>
   Object.fromEntries(
     Object.entries(params ?? {}).filter(
-      (entry): entry is [string, string | number] => entry[0] !== 'messageKey' && ['string', 'number'].includes(typeof entry[1]),
+      (entry): entry is [string, string | number] =>
+        entry[0] !== 'messageKey' && entry[0] !== 'code' && ['string', 'number'].includes(typeof entry[1]),
     ),
   );
+
+const KNOWN_CODES: readonly number[] = Object.values(CODES);
+
+/** A custom issue's own envelope code (`params.code`), when it names one of CODES. */
+const codeOf = (params: Record<string, unknown> | undefined): Code | undefined => {
+  const code = params?.code;
+  return typeof code === 'number' && KNOWN_CODES.includes(code) ? (code as Code) : undefined;
+};
 
 /** Turns the first zod issue into a message naming the field. */
 export const describeIssue = (issue: z.core.$ZodIssue, data: unknown, part: string): Described => {
@@ -83,8 +94,9 @@ export const describeIssue = (issue: z.core.$ZodIssue, data: unknown, part: stri
       return { key: 'validation.oneOf', params: { field, values: issue.values.map((v) => String(v)).join(', ') } };
     case 'custom': {
       const custom: unknown = issue.params?.messageKey;
+      const code = codeOf(issue.params);
       return typeof custom === 'string' && isMessageKey(custom)
-        ? { key: custom, params: { ...textParams(issue.params), field } }
+        ? { key: custom, params: { ...textParams(issue.params), field }, ...(code === undefined ? {} : { code }) }
         : { key: 'validation.invalid', params: { field } };
     }
     default:
@@ -92,13 +104,16 @@ export const describeIssue = (issue: z.core.$ZodIssue, data: unknown, part: stri
   }
 };
 
-/** Bad input (40000); the message names the field, in the caller's language. */
+/**
+ * Bad input (40000, or the code a custom issue names); the message names the field, in the caller's
+ * language.
+ */
 export class ValidationError extends AppError {
   constructor(
     readonly described: Described,
     readonly part: string,
   ) {
-    super(CODES.badInput, described.key, described.params);
+    super(described.code ?? CODES.badInput, described.key, described.params);
     this.name = 'ValidationError';
   }
 

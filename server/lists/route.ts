@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ListAnswer, ListBody } from '../../src/resources/query';
-import type { ResourceConfig } from '../../src/resources/types';
+import type { ResourceConfig, UpstreamEndpoints } from '../../src/resources/types';
 import { requireAccess, signedIn } from '../auth/guard';
 import type { AppContext } from '../context';
 import { ok, t } from '../http/envelope';
@@ -9,11 +9,16 @@ import type { Viewer } from '../scope/service';
 import { listBody } from './body';
 import type { Listing } from './engine';
 
-/** The upstream path of a resource's list call, from its configuration (the console posts to the same). */
-export const listPath = (config: ResourceConfig): string => {
+/** The upstream path of one of a resource's calls, from its configuration (the console posts to the same). */
+export const upstreamPath = (config: ResourceConfig, call: keyof UpstreamEndpoints): string => {
   if (config.adapter !== 'upstream') throw new Error(`${config.name} is not served by the upstream contract`);
-  return config.endpoints.list;
+  const path = config.endpoints[call];
+  if (path === undefined) throw new Error(`${config.name} has no ${call} endpoint in its configuration`);
+  return path;
 };
+
+/** The upstream path of a resource's list call. */
+export const listPath = (config: ResourceConfig): string => upstreamPath(config, 'list');
 
 export interface ListRouteOptions {
   config: ResourceConfig;
