@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'node_modules/', 'bench/tmp/', 'mocks/mockServiceWorker.js', 'public/mockServiceWorker.js'] },
+  { ignores: ['dist/', 'data/', 'node_modules/', 'bench/tmp/', 'mocks/public/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

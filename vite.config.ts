@@ -5,18 +5,18 @@ import react from '@vitejs/plugin-react';
 const serverUrl = process.env.SERVER_URL ?? 'http://127.0.0.1:8080';
 const apiPrefix = process.env.API_PREFIX ?? '/upstream';
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [react()],
+  // Only the mocked console (`npm run dev:mock`, mode "mock") serves msw's service worker.
+  publicDir: mode === 'mock' ? 'mocks/public' : false,
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
-    proxy: {
-      [apiPrefix]: serverUrl,
-      '/api/v1': serverUrl,
-    },
+    // The mocked console has no server behind it; everything else proxies to one.
+    proxy: mode === 'mock' ? undefined : { [apiPrefix]: serverUrl, '/api/v1': serverUrl },
   },
   build: {
     outDir: 'dist/console',
     emptyOutDir: true,
     chunkSizeWarningLimit: 2000,
   },
-});
+}));

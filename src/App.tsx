@@ -2,12 +2,14 @@ import { useMemo } from 'react';
 import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
 import { Navigate } from 'react-router-dom';
-import { AdminContext, AdminUI, CustomRoutes, localStorageStore, type Store } from 'react-admin';
+import { AdminContext, AdminUI, CustomRoutes, localStorageStore, Notification, Resource, type Store } from 'react-admin';
 import { defaultConfig, type ConsoleConfig } from './config';
-import { ConsoleConfigProvider } from './ConsoleConfigContext';
+import { ConsoleConfigProvider, useConsoleConfig } from './ConsoleConfigContext';
 import { i18nProvider } from './i18n';
 import { createHttpClient } from './providers/httpClient';
 import { createAuthProvider, mustSignOut } from './providers/authProvider';
+import { createDataProvider } from './providers/dataProvider';
+import { RESOURCE_CONFIGS, RESOURCES } from './resources';
 import { localTokenStore } from './providers/tokenStore';
 import { ConsoleLayout } from './layout/ConsoleLayout';
 import { HttpErrorNotifier } from './layout/HttpErrorNotifier';
@@ -34,23 +36,34 @@ const consoleStore = (): Store => {
 
 const NotFound = () => <ExceptionPage status={404} />;
 
+/** Every toast stays the configured 5 seconds (spec point 9), react-admin's own included. */
+const ConsoleNotification = () => <Notification autoHideDuration={useConsoleConfig().errorToastMs} />;
+
 /** The console: providers wired once, routes from the route table; `config` overrides the defaults. */
 export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig> }) => {
   const config = useMemo(() => ({ ...defaultConfig, ...overrides }), [overrides]);
-  const { http, authProvider, store, queryClient } = useMemo(() => {
+  const { http, authProvider, dataProvider, store, queryClient } = useMemo(() => {
     const tokens = localTokenStore(config.tokenKey);
     const http = createHttpClient({ baseUrl: config.upstreamBase, tokens, locale: () => i18nProvider.getLocale() });
     // A lost session is final: retrying it would only delay the sign-out by react-query's back-off.
     const queryClient = new QueryClient({
       defaultOptions: { queries: { retry: (count, error) => count < 3 && !mustSignOut(error) } },
     });
-    return { http, authProvider: createAuthProvider({ http, tokens }), store: consoleStore(), queryClient };
-  }, [config.tokenKey, config.upstreamBase]);
+    return {
+      http,
+      authProvider: createAuthProvider({ http, tokens }),
+      dataProvider: createDataProvider({ http, restBase: config.restBase, tokens, resources: RESOURCE_CONFIGS }),
+      store: consoleStore(),
+      queryClient,
+    };
+  }, [config.tokenKey, config.upstreamBase, config.restBase]);
+
 
   return (
     <ConsoleConfigProvider value={config}>
       <AdminContext
         authProvider={authProvider}
+        dataProvider={dataProvider}
         queryClient={queryClient} i18nProvider={i18nProvider} store={store} theme={lightTheme} darkTheme={darkTheme}>
         <HttpErrorNotifier http={http} />
         <AdminUI
@@ -58,6 +71,7 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
           loginPage={LoginPage}
           layout={ConsoleLayout}
           catchAll={NotFound}
+          notification={ConsoleNotification}
           requireAuth
           disableTelemetry
         >
@@ -71,6 +85,9 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
           ))}
           <Route path="/redirect/*" element={<RedirectPage />} />
         </CustomRoutes>
+        {RESOURCES.map((resource) => (
+          <Resource key={resource.name} {...resource} />
+        ))}
         </AdminUI>
       </AdminContext>
     </ConsoleConfigProvider>

@@ -24,7 +24,6 @@ const expected: [resource: string, action: string, roles: Role[]][] = [
   ['alarm-rules', 'edit', ['admin']],
   ['audit-log', 'list', ['admin', 'user', 'lowUser', 'client']],
   ['exception-403', 'list', ['admin']],
-  ['order-list', 'list', ['admin', 'user', 'lowUser', 'client']],
   ['user-info', 'list', ['admin', 'user', 'lowUser', 'client']],
   ['workplace', 'list', ['admin', 'user', 'lowUser', 'client']],
 ];

@@ -33,10 +33,6 @@ const readable = { list: everyone, show: everyone, export: everyone };
 const pages = {
   workplace: { list: everyone },
   'oxygen-monitor': { list: everyone },
-  'device-atts': { list: everyone },
-  'order-manager': { list: everyone },
-  // The spec spells the last role 'clinet'; decisions.md reads it as intended: all four roles.
-  'order-list': { list: everyone },
   // The spec lists only an empty role; decisions.md opens it to every signed-in role.
   'user-info': { list: everyone },
   'user-setting': { list: everyone },
@@ -55,6 +51,7 @@ const data = {
     edit: superAdministrator,
     delete: superAdministrator,
   },
+  // The order list's route spells the last role 'clinet'; decisions.md reads it as intended: all four roles.
   orders: readable,
   records: readable,
   'state-records': readable,

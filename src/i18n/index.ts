@@ -4,6 +4,7 @@ import englishMessages from 'ra-language-english';
 import { raChineseMessages } from './ra-zh-CN';
 import { appZhCN } from './app.zh-CN';
 import { appEnUS } from './app.en-US';
+import { RESOURCE_MESSAGES } from '../resources';
 
 export const LOCALES = [
   { locale: 'zh-CN', name: '简体中文' },
@@ -25,11 +26,11 @@ const withFallback = (base: Catalogue, over: Catalogue): Catalogue =>
     }),
   );
 
-const english: TranslationMessages = { ...englishMessages, ...appEnUS };
+const english: TranslationMessages = { ...englishMessages, ...appEnUS, ...RESOURCE_MESSAGES['en-US'] };
 
 /** Both catalogues are complete (tests check it); the en-US fallback is a net under any future gap. */
 export const messages: Record<Locale, TranslationMessages> = {
-  'zh-CN': withFallback(english, { ...raChineseMessages, ...appZhCN }) as TranslationMessages,
+  'zh-CN': withFallback(english, { ...raChineseMessages, ...appZhCN, ...RESOURCE_MESSAGES['zh-CN'] }) as TranslationMessages,
   'en-US': english,
 };
 

@@ -3,7 +3,7 @@ import LaunchIcon from '@mui/icons-material/Launch';
 import { Menu, usePermissions, useSidebarState, useTranslate } from 'react-admin';
 import type { Role } from '../domain/roles';
 import { useConsoleConfig } from '../ConsoleConfigContext';
-import { MENU_GROUPS, routesFor } from '../routes/routeTable';
+import { configuredResourcesFor, MENU_GROUPS, routesFor } from '../routes/routeTable';
 
 const GroupHeader = ({ label }: { label: string }) => (
   <ListSubheader sx={{ lineHeight: 2.5, bgcolor: 'transparent' }}>{label}</ListSubheader>
@@ -16,15 +16,20 @@ export const ConsoleMenu = () => {
   const { permissions: role } = usePermissions<Role>();
   const { externalLinks } = useConsoleConfig();
   const routes = routesFor(role);
+  const resources = configuredResourcesFor(role);
   return (
     <Menu data-testid="console-menu">
       {MENU_GROUPS.flatMap((group) => {
         const entries = routes.filter((route) => route.group === group);
-        if (entries.length === 0) return [];
+        const configured = resources.filter(({ options }) => options.config.menu.group === group);
+        if (entries.length + configured.length === 0) return [];
         return [
           open && <GroupHeader key={group} label={translate(`app.menu.${group}`)} />,
           ...entries.map(({ path, labelKey, icon: Icon }) => (
             <Menu.Item key={path} to={path} primaryText={translate(labelKey)} leftIcon={<Icon />} />
+          )),
+          ...configured.map(({ name, icon: Icon }) => (
+            <Menu.Item key={name} to={`/${name}`} primaryText={translate(`resources.${name}.name`, { smart_count: 2 })} leftIcon={<Icon />} />
           )),
         ];
       })}

@@ -4,8 +4,9 @@ import { useConsoleConfig } from '../ConsoleConfigContext';
 import type { HttpClient } from '../providers/httpClient';
 
 /**
- * Shows every failed upstream call as an error toast with the server's msg (already in the user's
- * language), or 'Request Error' when there is none, for the configured 5 seconds.
+ * Shows every failed upstream call that its caller does not announce itself (sign-in, commands) as an
+ * error toast: the server's msg, already in the user's language, or 'Request Error'. Data calls are
+ * announced by react-admin's own hooks instead, so no failure shows twice.
  */
 export const HttpErrorNotifier = ({ http }: { http: HttpClient }) => {
   const notify = useNotify();
@@ -13,12 +14,8 @@ export const HttpErrorNotifier = ({ http }: { http: HttpClient }) => {
   useEffect(
     () =>
       http.onError((error) =>
-        notify(error.message || 'app.http.requestError', {
-          type: 'error',
-          autoHideDuration: errorToastMs,
-          // A server message is shown as it is; only our own key goes through translation.
-          messageArgs: error.message ? { _: error.message } : undefined,
-        }),
+        // A server message has no translation and shows as it is (`_`); our own key is translated.
+        notify(error.message, { type: 'error', autoHideDuration: errorToastMs, messageArgs: { _: error.message } }),
       ),
     [http, notify, errorToastMs],
   );

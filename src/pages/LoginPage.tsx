@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Box, Button, Card, CardContent, Checkbox, FormControlLabel, Link, Stack, TextField, Typography } from '@mui/material';
 import { Navigate, Link as RouterLink, useLocation } from 'react-router-dom';
-import { Loading, useAuthState, useLogin, useNotify, useTranslate } from 'react-admin';
+import { useLogin, useNotify, useTranslate } from 'react-admin';
 import { useConsoleConfig } from '../ConsoleConfigContext';
+import { localTokenStore } from '../providers/tokenStore';
 import { LocaleSwitcher } from '../layout/LocaleSwitcher';
 import { UpstreamError } from '../providers/httpClient';
 import { afterLoginPath, loginPathFor } from '../routes/loginPath';
@@ -15,8 +16,10 @@ export const LoginPage = () => {
   const notify = useNotify();
   const login = useLogin();
   const { search, state } = useLocation() as { search: string; state: { nextPathname?: string; nextSearch?: string } | null };
-  const { landingPath } = useConsoleConfig();
-  const { authenticated, isPending } = useAuthState(undefined, false);
+  const { landingPath, tokenKey } = useConsoleConfig();
+  // The stored token, not react-admin's cached auth state: a sign-out clears the token at once, while the
+  // cache may still say "signed in" and bounce the visitor between here and the page they came from.
+  const signedIn = localTokenStore(tokenKey).get() !== null;
   const remembered = localStorage.getItem(REMEMBERED_ACCOUNT_KEY);
   const [account, setAccount] = useState(remembered ?? '');
   const [password, setPassword] = useState('');
@@ -25,13 +28,12 @@ export const LoginPage = () => {
   const [pageError, setPageError] = useState(false);
   const [submitting, setSubmitting] = useState(false);
 
-  // A visitor sent here from a page (react-admin passes it as state) gets it named in the URL (spec point 4).
-  if (state?.nextPathname && !new URLSearchParams(search).has('redirect')) {
-    const target = loginPathFor({ pathname: state.nextPathname, search: state.nextSearch ?? '' });
-    if (target !== '/login') return <Navigate to={target} replace />;
-  }
-  if (isPending) return <Loading />;
-  if (authenticated) return <Navigate to={afterLoginPath(search, landingPath)} replace />;
+  // The page to return to: named in the URL (`?redirect=`), or passed as state by react-admin's sign-out.
+  const returnSearch = new URLSearchParams(search).has('redirect')
+    ? search
+    : `?${loginPathFor({ pathname: state?.nextPathname ?? '/', search: state?.nextSearch ?? '' }).split('?')[1] ?? ''}`;
+  const target = afterLoginPath(returnSearch, landingPath);
+  if (signedIn) return <Navigate to={target} replace />;
 
   const accountError = touched && account.trim() === '';
   const passwordError = touched && password === '';
@@ -43,7 +45,7 @@ export const LoginPage = () => {
     if (account.trim() === '' || password === '') return;
     setSubmitting(true);
     try {
-      await login({ username: account.trim(), password }, afterLoginPath(search, landingPath));
+      await login({ username: account.trim(), password }, target);
       if (remember) localStorage.setItem(REMEMBERED_ACCOUNT_KEY, account.trim());
       else localStorage.removeItem(REMEMBERED_ACCOUNT_KEY);
     } catch (error) {

@@ -4,6 +4,7 @@ import type { CurrentUser, LoginResult } from '../domain/auth';
 import { canAccess } from '../domain/policy';
 import { levelToRole, type Role } from '../domain/roles';
 import type { HttpClient } from './httpClient';
+import { loginPathFor } from '../routes/loginPath';
 import type { TokenStore } from './tokenStore';
 
 /** Thrown when the user could not be loaded: react-admin then signs out (route guard, spec point 4). */
@@ -56,16 +57,15 @@ export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens:
       // Sign-out always happens locally, whether or not the server call works.
       if (tokens.get()) await http.post('/api/user/logout', {}, { quiet: true }).catch(() => undefined);
       forget();
-      // react-admin passes the page being left as location state; the login page turns it into `?redirect=`.
-      return '/login';
+      return loginPathFor(window.location);
     },
     async checkAuth() {
-      if (!tokens.get()) throw { redirectTo: '/login', message: false };
+      if (!tokens.get()) throw { redirectTo: loginPathFor(window.location), message: false };
     },
     async checkError(error: unknown) {
       if (mustSignOut(error)) {
         forget();
-        throw { redirectTo: '/login', message: false };
+        throw { redirectTo: loginPathFor(window.location), message: false };
       }
     },
     async getIdentity() {
@@ -73,6 +73,9 @@ export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens:
       return { ...user, id: user.Account, fullName: user.Account, avatar: user.avatar || undefined };
     },
     async getPermissions() {
+      // Signed out already: no role, and no error, which react-admin would answer with yet another sign-out
+      // (and, while a page is still mounted, another and another).
+      if (!tokens.get()) return null;
       return (await loadUser()).role;
     },
     async canAccess({ action, resource }) {

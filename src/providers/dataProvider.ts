@@ -3,7 +3,7 @@ import { ACCOUNT_COMMANDS } from '../resources/accounts/config';
 import { DEVICE_COMMANDS, type DeviceState } from '../resources/devices/config';
 import { findResource } from '../resources/model';
 import type { ResourceConfig } from '../resources/types';
-import type { HttpClient } from './httpClient';
+import { quietly, type HttpClient } from './httpClient';
 import { createRestProvider } from './rest';
 import type { TokenStore } from './tokenStore';
 import { createUpstreamProvider } from './upstream';
@@ -34,7 +34,8 @@ type Call = (resource: string, params: unknown) => Promise<unknown>;
  * configuration says (a REST resource under its `path`), and the upstream's commands are custom methods.
  */
 export const createDataProvider = ({ http, restBase, tokens, resources }: DataProviderOptions) => {
-  const upstream: DataProvider = createUpstreamProvider(http, resources);
+  // react-admin announces failed data calls itself; the HTTP client announces only the custom methods'.
+  const upstream: DataProvider = createUpstreamProvider(quietly(http), resources);
   const rest = createRestProvider(restBase, tokens);
 
   const route = (method: Method): Call => async (resource, params) => {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { http as mock, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { createHttpClient, UpstreamError } from './httpClient';
+import { createHttpClient, quietly, REQUEST_ERROR, UpstreamError } from './httpClient';
 import { localTokenStore } from './tokenStore';
 
 const base = 'http://console.test/upstream';
@@ -59,16 +59,16 @@ describe('httpClient', () => {
     expect(announced).toEqual([error]);
   });
 
-  it('fails with an empty message (shown as Request Error) when the answer is not an envelope', async () => {
+  it('fails with the Request Error message key when the answer is not an envelope', async () => {
     server.use(mock.post(`${base}/x`, () => new HttpResponse('<html>bad gateway</html>', { status: 502 })));
     const { client, announced } = setup();
-    await expect(client.post('/x')).rejects.toMatchObject({ message: '', code: 50000, status: 502 });
+    await expect(client.post('/x')).rejects.toMatchObject({ message: REQUEST_ERROR, code: 50000, status: 502 });
     expect(announced).toHaveLength(1);
   });
 
   it('fails with code 50000 and status 0 when the network is down', async () => {
     server.use(mock.post(`${base}/x`, () => HttpResponse.error()));
-    await expect(setup().client.post('/x')).rejects.toMatchObject({ code: 50000, status: 0 });
+    await expect(setup().client.post('/x')).rejects.toMatchObject({ message: REQUEST_ERROR, code: 50000, status: 0 });
   });
 
   it('treats an envelope with a failure code as a failure even with HTTP 200', async () => {
@@ -92,6 +92,7 @@ describe('httpClient', () => {
     server.use(mock.post(`${base}/api/user/logout`, () => HttpResponse.error()));
     const { client, announced } = setup();
     await expect(client.post('/api/user/logout', {}, { quiet: true })).rejects.toBeInstanceOf(UpstreamError);
+    await expect(quietly(client).post('/api/user/logout')).rejects.toBeInstanceOf(UpstreamError);
     expect(announced).toEqual([]);
   });
 });

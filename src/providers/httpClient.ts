@@ -2,7 +2,10 @@ import { HttpError } from 'react-admin';
 import { CODES, isEnvelope } from '../domain/envelope';
 import type { TokenStore } from './tokenStore';
 
-/** A failed upstream call: the envelope's msg and code, and the HTTP status. */
+/** Shown when the server gave no message: a translation key, so it reads 'Request Error' / '请求错误'. */
+export const REQUEST_ERROR = 'app.http.requestError';
+
+/** A failed upstream call: the envelope's msg (or REQUEST_ERROR) and code, and the HTTP status. */
 export class UpstreamError extends HttpError {
   constructor(
     message: string,
@@ -23,6 +26,12 @@ export interface PostOptions {
   /** Do not announce a failure (a sign-out that fails is still a sign-out). */
   quiet?: boolean;
 }
+
+/** The same client, but its failures are left to the caller to announce (react-admin's own hooks do). */
+export const quietly = (http: HttpClient): HttpClient => ({
+  post: (path, body, options) => http.post(path, body, { quiet: true, ...options }),
+  onError: (listener) => http.onError(listener),
+});
 
 export interface HttpClient {
   post<T>(path: string, body?: unknown, options?: PostOptions): Promise<T>;
@@ -66,13 +75,13 @@ export const createHttpClient = ({ baseUrl, tokens, locale, fetch: fetcher = fet
       try {
         response = await fetcher(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
       } catch {
-        return fail(new UpstreamError('', CODES.failure, 0), options);
+        return fail(new UpstreamError(REQUEST_ERROR, CODES.failure, 0), options);
       }
       const payload: unknown = await response.json().catch(() => undefined);
       if (isEnvelope(payload) && payload.code === CODES.ok && response.ok) return payload.data as T;
       const envelope = isEnvelope(payload) ? payload : undefined;
       return fail(
-        new UpstreamError(envelope?.msg ?? '', envelope?.code ?? CODES.failure, response.status, payload),
+        new UpstreamError(envelope?.msg || REQUEST_ERROR, envelope?.code ?? CODES.failure, response.status, payload),
         options,
       );
     },

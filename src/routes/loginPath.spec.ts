@@ -9,8 +9,12 @@ describe('loginPathFor', () => {
   });
 
   it('sends public pages to a plain login', () => {
-    expect(loginPathFor({ pathname: '/login', search: '?redirect=/x' })).toBe('/login');
     expect(loginPathFor({ pathname: '/', search: '' })).toBe('/login');
+    expect(loginPathFor({ pathname: '/account-help', search: '?x=1' })).toBe('/login');
+  });
+
+  it('keeps the page the login URL already names when signed out again there', () => {
+    expect(loginPathFor({ pathname: '/login', search: '?redirect=%2Fx&a=1' })).toBe('/login?redirect=%2Fx&a=1');
   });
 });
 

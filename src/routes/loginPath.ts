@@ -6,6 +6,8 @@ const PUBLIC_PATHS = ['/', '/login', '/account-help'];
  * the original query, as the old console's route guard did.
  */
 export const loginPathFor = (location: { pathname: string; search: string }): string => {
+  // Signed out again while on the login page (several failed calls): keep the page it already names.
+  if (location.pathname === '/login') return `/login${location.search}`;
   if (PUBLIC_PATHS.includes(location.pathname)) return '/login';
   const query = new URLSearchParams(location.search);
   query.delete('redirect');
