@@ -12,7 +12,7 @@ export default defineConfig({
           include: ['src/**/*.spec.{ts,tsx}', 'tests/unit/**/*.spec.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/unit/setup.ts'],
-          testTimeout: 20_000,
+          testTimeout: 45_000,
         },
       },
       {

@@ -23,7 +23,7 @@ describe('console sign-in (against the msw mocks)', () => {
   it('signs an admin in to the workplace, with a menu that follows the role', async () => {
     renderAt('/login');
     await signIn('admin', 'Admin2026');
-    expect(await screen.findByText('欢迎，admin', {}, { timeout: 8000 })).toBeTruthy();
+    expect(await screen.findByText('欢迎，admin', {}, { timeout: 20_000 })).toBeTruthy();
     expect(screen.getByText('角色: 超级管理员')).toBeTruthy();
     const menu = await screen.findByTestId('console-menu');
     expect(within(menu).getByText('用户管理')).toBeTruthy();

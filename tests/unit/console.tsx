@@ -26,7 +26,7 @@ export const renderAt = (path: string) => {
 };
 
 export const signIn = async (account: string, password: string) => {
-  fireEvent.change(await screen.findByLabelText('用户名', {}, { timeout: 8000 }), { target: { value: account } });
+  fireEvent.change(await screen.findByLabelText('用户名', {}, { timeout: 20_000 }), { target: { value: account } });
   fireEvent.change(screen.getByLabelText('密码'), { target: { value: password } });
   fireEvent.click(screen.getByRole('button', { name: '登录' }));
 };

@@ -7,11 +7,11 @@ withMockedUpstream();
 describe('route guards (against the msw mocks)', () => {
   it('sends a signed-out visitor to login with the redirect and query, and back after sign-in', async () => {
     renderAt('/other/order-list?status=open');
-    await screen.findByLabelText('用户名', {}, { timeout: 8000 });
+    await screen.findByLabelText('用户名', {}, { timeout: 20_000 });
     expect(window.location.pathname + window.location.search).toBe('/login?redirect=%2Fother%2Forder-list&status=open');
     await signIn('user', 'User2026');
-    await screen.findByRole('heading', { name: '订单' }, { timeout: 8000 }).catch(() => undefined);
-    await waitFor(() => expect(window.location.pathname + window.location.search).toBe('/other/order-list?status=open'), { timeout: 8000 });
+    await screen.findByRole('heading', { name: '订单' }, { timeout: 20_000 }).catch(() => undefined);
+    await waitFor(() => expect(window.location.pathname + window.location.search).toBe('/other/order-list?status=open'), { timeout: 20_000 });
     const menu = await screen.findByTestId('console-menu');
     expect(within(menu).queryByText('403')).toBeNull();
   });
@@ -21,7 +21,7 @@ describe('route guards (against the msw mocks)', () => {
     renderAt('/no/such/page');
     // The server refuses the stale token (50008): the console signs out to login and forgets it.
     await signIn('admin', 'Admin2026');
-    expect(await screen.findByText('抱歉，页面不见了。', {}, { timeout: 8000 })).toBeTruthy();
+    expect(await screen.findByText('抱歉，页面不见了。', {}, { timeout: 20_000 })).toBeTruthy();
     expect(screen.getByRole('button', { name: '重试' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '返回' })).toBeTruthy();
   });
