@@ -8,7 +8,8 @@ const ConsoleAppBar = () => (
   <AppBar
     userMenu={
       <UserMenu>
-        <Logout />
+        {/* Signing out on purpose ends at a plain login, not a return to this page for the next person. */}
+        <Logout redirectTo="/login" />
       </UserMenu>
     }
     toolbar={

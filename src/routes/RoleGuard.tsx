@@ -10,7 +10,9 @@ import { mayOpen, routesFor, type ConsoleRoute } from './routeTable';
  */
 export const RoleGuard = ({ route, children }: { route: ConsoleRoute; children: ReactNode }) => {
   const { permissions: role, isPending, error } = usePermissions<Role>();
-  if (isPending || error) return <Loading />;
+  // No role yet: the signed-out answer (null) may still be cached just after sign-in while the real one
+  // loads; deciding on it would send the user away from a page they may open.
+  if (isPending || error || !role) return <Loading />;
   if (mayOpen(role, route)) return children;
   const fallback = routesFor(role)[0];
   return <Navigate to={fallback?.path ?? '/exception/404'} replace />;

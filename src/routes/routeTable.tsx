@@ -69,7 +69,8 @@ export const routesFor = (role: Role | undefined): ConsoleRoute[] => ROUTES.filt
  * Resources declared by configuration that no spec path shows: they get a menu entry of their own at
  * `/<name>`, in the group and order their configuration names.
  */
-export const configuredResourcesFor = (role: Role | undefined) =>
-  RESOURCES.filter(({ name }) => !ROUTES.some((route) => route.resource === name))
-    .filter(({ name }) => canAccess(role, { action: 'list', resource: name }))
+export const configuredResourcesFor = (role: Role | undefined, resources = RESOURCES, access = canAccess) =>
+  resources
+    .filter(({ name }) => !ROUTES.some((route) => route.resource === name))
+    .filter(({ name }) => access(role, { action: 'list', resource: name }))
     .sort((a, b) => a.options.config.menu.order - b.options.config.menu.order);
