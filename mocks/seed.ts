@@ -1,4 +1,5 @@
 import { fieldEntries, idFields, readableEntries, recordId, type RecordId, type WireRecord } from '../src/resources/model';
+import { seededRandom, type Random } from '../src/domain/random';
 import type { FieldConfig, ResourceConfig } from '../src/resources/types';
 
 /** Spec point 9: every mocked list holds 55 records. */
@@ -7,21 +8,9 @@ export const MOCK_TOTAL = 55;
 export const MOCK_EPOCH = Date.UTC(2026, 0, 1, 8);
 const HOUR = 3_600_000;
 
-/** mulberry32: a small, fast, seeded generator; the same name gives the same records. */
-const seededRandom = (seed: number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
 
 const hash = (text: string) => [...text].reduce((sum, char) => Math.imul(sum ^ char.charCodeAt(0), 16777619), 2166136261);
 
-type Random = () => number;
 
 const text = (source: string, index: number, { minLength = 0, maxLength }: { minLength?: number; maxLength: number }) =>
   `${source}-${String(index + 1).padStart(3, '0')}`.slice(0, maxLength).padEnd(minLength, '0');

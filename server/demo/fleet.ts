@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { seededRandom, type Random } from '../../src/domain/random';
 import type { DeviceState } from '../../src/resources/devices/config';
 import type { AppContext } from '../context';
 import type { DB, NewDeviceRow, NewOrderRow, NewStateRecordRow } from '../db/schema';
@@ -94,18 +95,7 @@ const HOUR = 60 * MINUTE;
 /** Rows per INSERT: well under both stores' parameter limits (17 columns × 500 < 32,766). */
 const BATCH = 500;
 
-/** mulberry32: small, fast and seeded, so every demo has the same fleet. */
-const seeded = (seed: number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
-type Random = () => number;
+
 
 const between = (random: Random, min: number, max: number) => min + random() * (max - min);
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -122,7 +112,7 @@ const GAP_MINUTES = 15;
  * 15-minute gap, one reading a minute, the newest `quietHours` before now; at most `limit` of them.
  */
 export const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRecordRow[] => {
-  const random = seeded([...demo.id].reduce((sum, char) => Math.imul(sum ^ char.charCodeAt(0), 16777619), 2166136261));
+  const random = seededRandom([...demo.id].reduce((sum, char) => Math.imul(sum ^ char.charCodeAt(0), 16777619), 2166136261));
   const last = Math.floor((now - demo.quietHours * HOUR) / MINUTE) * MINUTE;
   const rows: NewStateRecordRow[] = [];
   // The newest session is under way at `last` (for a working chamber, now): count back from it.
@@ -198,7 +188,7 @@ const OPEN_ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
  * chamber (used, not finished: the device's OrderNum), finished ones, expired ones and upcoming ones.
  */
 export const demoOrders = (now: number, count: number): { orders: NewOrderRow[]; running: Map<string, string> } => {
-  const random = seeded(20_260_105);
+  const random = seededRandom(20_260_105);
   const drafts: Omit<NewOrderRow, 'order_num'>[] = [];
   for (const demo of DEMO_DEVICES.filter((candidate) => candidate.state === 'Work')) {
     const setT = Math.floor((now - between(random, 10, 40) * MINUTE) / MINUTE) * MINUTE;
