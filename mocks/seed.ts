@@ -1,5 +1,5 @@
 import { fieldEntries, idFields, readableEntries, recordId, type RecordId, type WireRecord } from '../src/resources/model';
-import { seededRandom, type Random } from '../src/domain/random';
+import { seededRandomFor, type Random } from '../src/domain/random';
 import type { FieldConfig, ResourceConfig } from '../src/resources/types';
 
 /** Spec point 9: every mocked list holds 55 records. */
@@ -9,7 +9,6 @@ export const MOCK_EPOCH = Date.UTC(2026, 0, 1, 8);
 const HOUR = 3_600_000;
 
 
-const hash = (text: string) => [...text].reduce((sum, char) => Math.imul(sum ^ char.charCodeAt(0), 16777619), 2166136261);
 
 
 const text = (source: string, index: number, { minLength = 0, maxLength }: { minLength?: number; maxLength: number }) =>
@@ -50,7 +49,7 @@ const pick = (ids: readonly RecordId[], random: Random) => ids[Math.floor(random
 export const seedTables = (configs: readonly ResourceConfig[]): Map<string, WireRecord[]> => {
   const tables = new Map(
     configs.map((config) => {
-      const random = seededRandom(hash(config.name));
+      const random = seededRandomFor(config.name);
       const ids = idFields(config);
       const records = Array.from({ length: MOCK_TOTAL }, (_, index) =>
         Object.fromEntries(
@@ -61,7 +60,7 @@ export const seedTables = (configs: readonly ResourceConfig[]): Map<string, Wire
     }),
   );
   for (const config of configs) {
-    const random = seededRandom(hash(`${config.name}:references`));
+    const random = seededRandomFor(`${config.name}:references`);
     for (const [source, field] of fieldEntries(config)) {
       if (field.kind !== 'reference') continue;
       const target = configs.find((candidate) => candidate.name === field.reference);

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { seededRandom, type Random } from '../../src/domain/random';
+import { seededRandom, seededRandomFor, type Random } from '../../src/domain/random';
 import type { DeviceState } from '../../src/resources/devices/config';
 import type { AppContext } from '../context';
 import type { DB, NewDeviceRow, NewOrderRow, NewStateRecordRow } from '../db/schema';
@@ -112,7 +112,7 @@ const GAP_MINUTES = 15;
  * 15-minute gap, one reading a minute, the newest `quietHours` before now; at most `limit` of them.
  */
 export const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRecordRow[] => {
-  const random = seededRandom([...demo.id].reduce((sum, char) => Math.imul(sum ^ char.charCodeAt(0), 16777619), 2166136261));
+  const random = seededRandomFor(demo.id);
   const last = Math.floor((now - demo.quietHours * HOUR) / MINUTE) * MINUTE;
   const rows: NewStateRecordRow[] = [];
   // The newest session is under way at `last` (for a working chamber, now): count back from it.

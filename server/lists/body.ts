@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { idFields, sourcesIn } from '../../src/resources/model';
-import { listBodySchema, type ListBody } from '../../src/resources/query';
+import { listBodySchema, sortableFields, type ListBody } from '../../src/resources/query';
 import type { ResourceConfig } from '../../src/resources/types';
 
 /**
@@ -9,14 +8,6 @@ import type { ResourceConfig } from '../../src/resources/types';
  * filter fields and value shapes), so console, mocks and server accept exactly the same bodies. Only
  * the sort field's check is replaced here, to name the refused field and the allowed ones in the msg.
  */
-
-/** The fields a list may be sorted by: the id fields and those the configuration shows in `sort`. */
-export const sortableFields = (config: ResourceConfig): string[] => [...new Set([...idFields(config), ...sourcesIn(config, 'sort')])];
-
-/** The fields a list may be filtered by: the id fields (getMany asks by id) and those shown in `filter`. */
-export const filterableFields = (config: ResourceConfig): string[] => [
-  ...new Set([...idFields(config), ...sourcesIn(config, 'filter')]),
-];
 
 /** Longest refused value repeated in a msg; anything longer is cut. */
 const SHOWN_VALUE_MAX = 64;

@@ -2,7 +2,7 @@ import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type Sq
 import { readableEntries, type WireRecord } from '../../src/resources/model';
 import type { FilterValue, ListAnswer, ListBody, Range } from '../../src/resources/query';
 import type { FieldConfig, ResourceConfig } from '../../src/resources/types';
-import { filterableFields, sortableFields } from './body';
+import { filterableFields, sortableFields } from '../../src/resources/query';
 
 /**
  * Paged lists in SQL with the meaning the console's adapter and the mocks give them

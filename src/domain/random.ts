@@ -12,3 +12,7 @@ export const seededRandom = (seed: number): Random => {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 };
+
+/** A generator seeded from a name (FNV-1a of its characters): the same name gives the same sequence. */
+export const seededRandomFor = (name: string): Random =>
+  seededRandom([...name].reduce((sum, char) => Math.imul(sum ^ char.charCodeAt(0), 16777619), 2166136261));

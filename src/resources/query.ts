@@ -71,10 +71,16 @@ const filterValueSchema = (field: FieldConfig): z.ZodType => {
 
 const oneOf = (values: string[]) => z.string().refine((value) => values.includes(value), { params: { messageKey: 'oneOf' } });
 
+/** The fields a list may be sorted by: the id fields and those the configuration shows in `sort`. */
+export const sortableFields = (config: ResourceConfig): string[] => [...new Set([...idFields(config), ...sourcesIn(config, 'sort')])];
+
+/** The fields a list may be filtered by: the id fields (getMany asks by id) and those shown in `filter`. */
+export const filterableFields = (config: ResourceConfig): string[] => [...new Set([...idFields(config), ...sourcesIn(config, 'filter')])];
+
 /** The list body the resource accepts: sort and filter only on the fields its configuration allows. */
 export const listBodySchema = (config: ResourceConfig) => {
-  const filterable = [...new Set([...idFields(config), ...sourcesIn(config, 'filter')])];
-  const sortable = [...new Set([...idFields(config), ...sourcesIn(config, 'sort')])];
+  const filterable = filterableFields(config);
+  const sortable = sortableFields(config);
   return z.strictObject({
     current: z.number().int().min(1).default(DEFAULT_PAGE.current),
     pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE.pageSize),
