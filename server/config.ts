@@ -41,6 +41,8 @@ export interface Config {
   loginFailuresPerAddressPerHour: number;
   /** Fastify's trustProxy: false, true, a hop count or a list of addresses/CIDRs. */
   trustProxy: boolean | number | string;
+  /** A booking not used within this many minutes after its booking time (SetT) expires. */
+  orderExpiryMinutes: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -141,6 +143,7 @@ const envSchema = z.object({
   SCRYPT_COST: integer('SCRYPT_COST', 17, 10, 20),
   LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: integer('LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR', 100, 1, 1_000_000),
   LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: integer('LOGIN_FAILURES_PER_ADDRESS_PER_HOUR', 300, 1, 1_000_000),
+  ORDER_EXPIRY_MINUTES: integer('ORDER_EXPIRY_MINUTES', 30, 1, 7 * 24 * 60),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -198,6 +201,7 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     loginFailuresPerAccountPerHour: env2.LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR,
     loginFailuresPerAddressPerHour: env2.LOGIN_FAILURES_PER_ADDRESS_PER_HOUR,
     trustProxy: env2.TRUST_PROXY,
+    orderExpiryMinutes: env2.ORDER_EXPIRY_MINUTES,
   };
 };
 

@@ -6,6 +6,7 @@ import type { Database, DatabaseKind } from './database';
  * start with a zero-padded number. Never edit a migration that has shipped: add the next one.
  * 0002–0004 add devices and their assignment to accounts, orders and state records (issue 3); the
  * values in their check constraints are written out here, not imported, so a migration never changes.
+ * 0005 adds the audit trail (issue 4).
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -168,6 +169,29 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropTable('state_records').execute();
+      },
+    },
+    '0005_audit_log': {
+      async up(db: Kysely<unknown>) {
+        // No foreign keys: an entry outlives the account or device it names.
+        await withBigId(db.schema.createTable('audit_log'))
+          .addColumn('at', 'bigint', (col) => col.notNull())
+          .addColumn('actor_id', 'integer')
+          .addColumn('actor_account', 'varchar(64)', (col) => col.notNull())
+          .addColumn('action', 'varchar(64)', (col) => col.notNull())
+          .addColumn('target_type', 'varchar(32)', (col) => col.notNull())
+          .addColumn('target_id', 'varchar(128)', (col) => col.notNull())
+          .addColumn('device_id', 'varchar(64)')
+          .addColumn('address', 'varchar(64)', (col) => col.notNull())
+          .addColumn('before', 'text')
+          .addColumn('after', 'text')
+          .execute();
+        await db.schema.createIndex('audit_log_at').on('audit_log').columns(['at', 'id']).execute();
+        await db.schema.createIndex('audit_log_actor_id_at').on('audit_log').columns(['actor_id', 'at']).execute();
+        await db.schema.createIndex('audit_log_device_id_at').on('audit_log').columns(['device_id', 'at']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('audit_log').execute();
       },
     },
   };

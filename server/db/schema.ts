@@ -120,6 +120,25 @@ export interface StateRecordsTable {
   hm_bp: string | null;
 }
 
+/**
+ * One change (decisions.md; issue 4): who (actor, null for the system or an unknown name), what (action on
+ * a target, with the state before and after as JSON), when, from where, and the device it concerns, which
+ * decides who may read it.
+ */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  actor_id: number | null;
+  actor_account: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  device_id: string | null;
+  address: string;
+  before: string | null;
+  after: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -128,6 +147,7 @@ export interface DB {
   account_devices: AccountDevicesTable;
   orders: OrdersTable;
   state_records: StateRecordsTable;
+  audit_log: AuditLogTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -137,6 +157,7 @@ export type SessionRow = Selectable<SessionsTable>;
 export type DeviceRow = Selectable<DevicesTable>;
 export type NewDeviceRow = Insertable<DevicesTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
 export type NewStateRecordRow = Insertable<StateRecordsTable>;
 
 /** The flag columns hold 0 or 1 on both stores. */

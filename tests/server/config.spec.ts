@@ -44,6 +44,7 @@ describe('loadConfig', () => {
         LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: '5',
         LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: '50',
         TRUST_PROXY: '10.0.0.0/8',
+        ORDER_EXPIRY_MINUTES: '45',
       },
       { cwd: '/srv' },
     );
@@ -64,6 +65,7 @@ describe('loadConfig', () => {
       loginFailuresPerAccountPerHour: 5,
       loginFailuresPerAddressPerHour: 50,
       trustProxy: '10.0.0.0/8',
+      orderExpiryMinutes: 45,
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);

@@ -7,10 +7,11 @@ import { defineResource } from '../types';
  * (`add_Admin` with `{ Account, Code, Level, DeviceIds? }`). The server decides which levels a creator may
  * give and puts the new account under the creator; password resets are the custom `resetPassword` call.
  */
-/** Password calls (spec point 7): an administrator resets another's, anyone changes their own. */
+/** Password calls (spec point 7): an administrator resets another's, anyone changes their own; and device assignment. */
 export const ACCOUNT_COMMANDS = {
   resetPassword: '/code/Admin_reset_Code',
   changeOwnPassword: '/code/self_reset_Code',
+  assignDevices: '/assign_Devices',
 } as const;
 
 export const accountsConfig = defineResource({

@@ -1,0 +1,44 @@
+/**
+ * The audit trail's vocabulary (issue 4), shared by the server that records entries and the console that
+ * lists and labels them. An action is `<target type>.<verb>`.
+ */
+export const AUDIT_ACTIONS = [
+  'auth.signIn',
+  'auth.signInRefused',
+  'auth.signOut',
+  'account.create',
+  'account.resetPassword',
+  'account.changeOwnPassword',
+  'account.assignDevices',
+  'device.register',
+  'device.rotateSecret',
+  'device.delete',
+  'device.update',
+  'device.changePermission',
+  'device.changeState',
+  'device.changeSettings',
+  'order.used',
+  'order.finished',
+  'order.expired',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_TARGET_TYPES = ['account', 'device', 'order'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** An entry as `GET /api/v1/audit-log` answers it (ra-data-simple-rest's shape: `id` first). */
+export interface AuditEntry {
+  id: number;
+  /** Epoch milliseconds. */
+  at: number;
+  /** The account that acted; `system` for the server itself (order expiry, device sessions). */
+  actor: string;
+  action: AuditAction;
+  targetType: AuditTargetType;
+  targetId: string;
+  deviceId: string | null;
+  /** The client address, or `system`. */
+  address: string;
+  before: unknown;
+  after: unknown;
+}

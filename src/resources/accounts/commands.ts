@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { ACCOUNT_MAX, PASSWORD_MAX } from '../../domain/auth';
+import { newPasswordSchema } from '../../domain/password';
+import { deviceIdSchema } from '../devices/commands';
+
+/**
+ * The account calls' bodies (decisions.md, "Wire contract"), one schema each, shared by the console's
+ * forms, the msw mocks and the server. Every object is strict: an unknown field is refused by name.
+ */
+
+/** At most this many devices in one assignment (a site's fleet, not the world's). */
+export const MAX_ASSIGNED_DEVICES = 1000;
+
+export const accountNameSchema = z.string().trim().min(1).max(ACCOUNT_MAX);
+export const deviceIdsSchema = z.array(deviceIdSchema).max(MAX_ASSIGNED_DEVICES);
+
+/** `add_Admin` (alias `createUser`): a new account under the caller, at a strictly lower level (1–3). */
+export const addAdminBodySchema = z.strictObject({
+  Account: accountNameSchema,
+  Code: newPasswordSchema,
+  Level: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  DeviceIds: deviceIdsSchema.optional(),
+});
+export type AddAdminBody = z.infer<typeof addAdminBodySchema>;
+
+/** `code/Admin_reset_Code` (alias `resetUserPwd`): answers `{ NewCode }`, shown once. */
+export const adminResetBodySchema = z.strictObject({ Account: accountNameSchema });
+export type AdminResetBody = z.infer<typeof adminResetBodySchema>;
+
+/** `code/self_reset_Code` (alias `updateUserPwd`): the current password and a new one meeting the rule. */
+export const selfResetBodySchema = z.strictObject({
+  OldCode: z.string().min(1).max(PASSWORD_MAX),
+  NewCode: newPasswordSchema,
+});
+export type SelfResetBody = z.infer<typeof selfResetBodySchema>;
+
+/**
+ * `assign_Devices`: the devices the account manages become exactly `DeviceIds` (each one the caller
+ * manages itself); a device taken away is taken from the account's whole subtree too.
+ */
+export const assignDevicesBodySchema = z.strictObject({ Account: accountNameSchema, DeviceIds: deviceIdsSchema });
+export type AssignDevicesBody = z.infer<typeof assignDevicesBodySchema>;
+
+/** `code/Admin_reset_Code`'s answer. */
+export interface ResetAnswer {
+  NewCode: string;
+}
