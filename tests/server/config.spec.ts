@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       loginFailuresPerAccountPerHour: 100,
       loginFailuresPerAddressPerHour: 300,
       trustProxy: false,
+      orderExpiryMinutes: 30,
     });
   });
 
