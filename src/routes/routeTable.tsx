@@ -13,22 +13,18 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import BlockIcon from '@mui/icons-material/Block';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import ErrorIcon from '@mui/icons-material/ErrorOutline';
-import { canAccess, type PolicyResource } from '../domain/policy';
+import { canAccess } from '../domain/policy';
 import type { Role } from '../domain/roles';
 import { WorkplacePage } from '../pages/WorkplacePage';
 import { PlannedPage } from '../pages/PlannedPage';
 import { ExceptionPage } from '../pages/ExceptionPage';
 import { RESOURCES } from '../resources';
+import { MENU_ROUTES, mayOpenRoute, type MenuPath, type MenuRoute } from './menu';
 
-export const MENU_GROUPS = ['dashboard', 'list', 'other', 'user', 'exception'] as const;
-export type MenuGroup = (typeof MENU_GROUPS)[number];
+export { MENU_GROUPS, type MenuGroup } from './menu';
 
-/** One screen of the console: its path, the policy entry that decides who may open it, and its menu entry. */
-export interface ConsoleRoute {
-  path: string;
-  resource: PolicyResource;
-  labelKey: string;
-  group: MenuGroup;
+/** One screen of the console: a route of the table (menu.ts) with its menu icon and element. */
+export interface ConsoleRoute extends MenuRoute {
   icon: SvgIconComponent;
   element: ReactElement;
 }
@@ -43,25 +39,26 @@ const resourceList = (name: string): ReactElement => {
   return <ResourceContextProvider value={name}>{isValidElement(list) ? list : createElement(list)}</ResourceContextProvider>;
 };
 
-/** The spec's route table (point 2) with the fixes of decisions.md; order is menu order. */
-export const ROUTES: ConsoleRoute[] = [
-  { path: '/dashboard/workplace', resource: 'workplace', labelKey: 'app.menu.workplace', group: 'dashboard', icon: DashboardIcon, element: <WorkplacePage /> },
-  { path: '/list/oxygen-monitor', resource: 'oxygen-monitor', labelKey: 'app.menu.oxygenMonitor', group: 'list', icon: MonitorHeartIcon, element: planned('app.menu.oxygenMonitor') },
-  { path: '/list/device-atts', resource: 'state-records', labelKey: 'app.menu.deviceAtts', group: 'list', icon: SensorsIcon, element: resourceList('state-records') },
-  { path: '/list/device-manager', resource: 'devices', labelKey: 'app.menu.deviceManager', group: 'list', icon: DevicesIcon, element: resourceList('devices') },
-  { path: '/other/order-manager', resource: 'orders', labelKey: 'app.menu.orderManager', group: 'other', icon: AssignmentIcon, element: resourceList('orders') },
-  { path: '/other/order-list', resource: 'orders', labelKey: 'app.menu.orderList', group: 'other', icon: ListAltIcon, element: resourceList('orders') },
-  { path: '/other/manager', resource: 'accounts', labelKey: 'app.menu.userManager', group: 'other', icon: ManageAccountsIcon, element: resourceList('accounts') },
-  { path: '/user/info', resource: 'user-info', labelKey: 'app.menu.userInfo', group: 'user', icon: PersonIcon, element: planned('app.menu.userInfo') },
-  { path: '/user/setting', resource: 'user-setting', labelKey: 'app.menu.userSetting', group: 'user', icon: SettingsIcon, element: planned('app.menu.userSetting') },
-  { path: '/exception/403', resource: 'exception-403', labelKey: 'app.menu.exception403', group: 'exception', icon: BlockIcon, element: <ExceptionPage status={403} /> },
-  { path: '/exception/404', resource: 'exception-404', labelKey: 'app.menu.exception404', group: 'exception', icon: SearchOffIcon, element: <ExceptionPage status={404} /> },
-  { path: '/exception/500', resource: 'exception-500', labelKey: 'app.menu.exception500', group: 'exception', icon: ErrorIcon, element: <ExceptionPage status={500} /> },
-];
+const SCREENS: Record<MenuPath, { icon: SvgIconComponent; element: ReactElement }> = {
+  '/dashboard/workplace': { icon: DashboardIcon, element: <WorkplacePage /> },
+  '/list/oxygen-monitor': { icon: MonitorHeartIcon, element: planned('app.menu.oxygenMonitor') },
+  '/list/device-atts': { icon: SensorsIcon, element: resourceList('state-records') },
+  '/list/device-manager': { icon: DevicesIcon, element: resourceList('devices') },
+  '/other/order-manager': { icon: AssignmentIcon, element: resourceList('orders') },
+  '/other/order-list': { icon: ListAltIcon, element: resourceList('orders') },
+  '/other/manager': { icon: ManageAccountsIcon, element: resourceList('accounts') },
+  '/user/info': { icon: PersonIcon, element: planned('app.menu.userInfo') },
+  '/user/setting': { icon: SettingsIcon, element: planned('app.menu.userSetting') },
+  '/exception/403': { icon: BlockIcon, element: <ExceptionPage status={403} /> },
+  '/exception/404': { icon: SearchOffIcon, element: <ExceptionPage status={404} /> },
+  '/exception/500': { icon: ErrorIcon, element: <ExceptionPage status={500} /> },
+};
+
+/** The spec's route table with the fixes of decisions.md; order is menu order. */
+export const ROUTES: ConsoleRoute[] = MENU_ROUTES.map((route) => ({ ...route, ...SCREENS[route.path] }));
 
 /** `list` on a page's policy entry means "may open it". */
-export const mayOpen = (role: Role | undefined, route: ConsoleRoute): boolean =>
-  canAccess(role, { action: 'list', resource: route.resource });
+export const mayOpen = (role: Role | undefined, route: ConsoleRoute): boolean => mayOpenRoute(role, route);
 
 export const routesFor = (role: Role | undefined): ConsoleRoute[] => ROUTES.filter((route) => mayOpen(role, route));
 

@@ -1,0 +1,41 @@
+import { canAccess, type PolicyResource } from '../domain/policy';
+import type { Role } from '../domain/roles';
+
+/**
+ * The spec's route table (point 2) with the fixes of decisions.md, as plain data: the console adds
+ * icons and elements (routeTable.tsx); the server answers `/api/user/menu` from the same table.
+ */
+export const MENU_GROUPS = ['dashboard', 'list', 'other', 'user', 'exception'] as const;
+export type MenuGroup = (typeof MENU_GROUPS)[number];
+
+/** One screen: its path, the policy entry that decides who may open it, and its menu entry. */
+export interface MenuRoute {
+  path: string;
+  resource: PolicyResource;
+  labelKey: string;
+  group: MenuGroup;
+}
+
+/** Order is menu order. */
+export const MENU_ROUTES = [
+  { path: '/dashboard/workplace', resource: 'workplace', labelKey: 'app.menu.workplace', group: 'dashboard' },
+  { path: '/list/oxygen-monitor', resource: 'oxygen-monitor', labelKey: 'app.menu.oxygenMonitor', group: 'list' },
+  { path: '/list/device-atts', resource: 'state-records', labelKey: 'app.menu.deviceAtts', group: 'list' },
+  { path: '/list/device-manager', resource: 'devices', labelKey: 'app.menu.deviceManager', group: 'list' },
+  { path: '/other/order-manager', resource: 'orders', labelKey: 'app.menu.orderManager', group: 'other' },
+  { path: '/other/order-list', resource: 'orders', labelKey: 'app.menu.orderList', group: 'other' },
+  { path: '/other/manager', resource: 'accounts', labelKey: 'app.menu.userManager', group: 'other' },
+  { path: '/user/info', resource: 'user-info', labelKey: 'app.menu.userInfo', group: 'user' },
+  { path: '/user/setting', resource: 'user-setting', labelKey: 'app.menu.userSetting', group: 'user' },
+  { path: '/exception/403', resource: 'exception-403', labelKey: 'app.menu.exception403', group: 'exception' },
+  { path: '/exception/404', resource: 'exception-404', labelKey: 'app.menu.exception404', group: 'exception' },
+  { path: '/exception/500', resource: 'exception-500', labelKey: 'app.menu.exception500', group: 'exception' },
+] as const satisfies readonly MenuRoute[];
+
+export type MenuPath = (typeof MENU_ROUTES)[number]['path'];
+
+/** `list` on a page's policy entry means "may open it". */
+export const mayOpenRoute = (role: Role | undefined, route: MenuRoute): boolean =>
+  canAccess(role, { action: 'list', resource: route.resource });
+
+export const menuRoutesFor = (role: Role | undefined): MenuRoute[] => MENU_ROUTES.filter((route) => mayOpenRoute(role, route));
