@@ -25,6 +25,11 @@ export interface SignedInAccount {
   level: Level;
   role: Role;
   subId: number | null;
+  /**
+   * The password was reset by an administrator (or generated at first start): until the owner chooses
+   * a new one, the guards refuse every call but the few that opt in (docs/server-accounts.md).
+   */
+  mustChangeCode: boolean;
   /** sha256 of the bearer token used, to revoke it on logout. */
   tokenHash: string;
 }

@@ -1,9 +1,60 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { accountsConfig } from '../../src/resources/accounts/config';
-import { registerListRoute } from '../lists/route';
+import {
+  addAdminBodySchema,
+  adminResetBodySchema,
+  assignDevicesBodySchema,
+  selfResetBodySchema,
+} from '../../src/resources/accounts/commands';
+import { ACCOUNT_COMMANDS, accountsConfig } from '../../src/resources/accounts/config';
+import { actorOf } from '../audit/actor';
+import { requireAccess, signInGuard, signedIn } from '../auth/guard';
+import { ok, t } from '../http/envelope';
+import type { ZodTypeProvider } from '../http/validation';
+import { registerListRoute, upstreamPath } from '../lists/route';
+import { addAdmin, adminResetCode, assignDevices, selfResetCode } from './commands';
 import { accountListing, listAccounts } from './list';
 
-/** Account calls of the upstream contract, relative to API_PREFIX: `POST /get_Admins`. */
-export const accountRoutes: FastifyPluginAsync = async (app) => {
-  registerListRoute(app, { config: accountsConfig, listing: accountListing, list: listAccounts });
+/**
+ * Account calls of the upstream contract, relative to API_PREFIX (docs/server-accounts.md); paths from
+ * the accounts configuration, aliases in server/upstream.ts:
+ *   POST /get_Admins               the caller's subtree, paged (policy accounts/list)
+ *   POST /add_Admin                { Account, Code, Level, DeviceIds? } → the new account (accounts/create)
+ *   POST /code/Admin_reset_Code    { Account } → { NewCode } (accounts/resetPassword)
+ *   POST /code/self_reset_Code     { OldCode, NewCode } → null (any signed-in account, also one that
+ *                                  must change its password: this is how it gets out of that state)
+ *   POST /assign_Devices           { Account, DeviceIds } → the account (accounts/assignDevices)
+ * Guards run in onRequest: a caller not signed in (50008) or not allowed (40300) learns nothing about
+ * the body.
+ */
+export const accountRoutes: FastifyPluginAsync = async (instance) => {
+  registerListRoute(instance, { config: accountsConfig, listing: accountListing, list: listAccounts });
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const resource = accountsConfig.name;
+
+  app.post(
+    upstreamPath(accountsConfig, 'create'),
+    { schema: { body: addAdminBodySchema }, onRequest: requireAccess({ resource, action: 'create' }) },
+    async (request) => ok(await addAdmin(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
+  );
+
+  app.post(
+    ACCOUNT_COMMANDS.resetPassword,
+    { schema: { body: adminResetBodySchema }, onRequest: requireAccess({ resource, action: 'resetPassword' }) },
+    async (request) => ok(await adminResetCode(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
+  );
+
+  app.post(
+    ACCOUNT_COMMANDS.changeOwnPassword,
+    { schema: { body: selfResetBodySchema }, onRequest: signInGuard({ allowMustChangeCode: true }) },
+    async (request) => {
+      await selfResetCode(app.ctx, signedIn(request), actorOf(request), request.body);
+      return ok(null, t(request, 'ok'));
+    },
+  );
+
+  app.post(
+    ACCOUNT_COMMANDS.assignDevices,
+    { schema: { body: assignDevicesBodySchema }, onRequest: requireAccess({ resource, action: 'assignDevices' }) },
+    async (request) => ok(await assignDevices(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
+  );
 };

@@ -1,21 +1,22 @@
+import type { Kysely } from 'kysely';
 import { ACCOUNT_MAX, type CurrentUser } from '../../src/domain/auth';
 import { CODES } from '../../src/domain/envelope';
 import { passwordProblem } from '../../src/domain/password';
 import { DEFAULT_LEVEL, levelToRole, type Level } from '../../src/domain/roles';
 import { revokeAllTokens } from '../auth/tokens';
 import type { AppContext } from '../context';
-import { flag, type AccountRow } from '../db/schema';
+import { flag, type AccountRow, type DB } from '../db/schema';
 import { AppError, badInput } from '../http/envelope';
 import { asLevel } from './levels';
 
-/** Account rules, without HTTP: the routes of later issues call these. */
+/** Account rules, without HTTP: the routes (and ./commands) call these. */
 
-const accountNotFound = (): AppError => new AppError(CODES.notFound, 'account.notFound');
+export const accountNotFound = (): AppError => new AppError(CODES.notFound, 'account.notFound');
 
-export const findAccount = (ctx: AppContext, account: string): Promise<AccountRow | undefined> =>
+export const findAccount = (ctx: Pick<AppContext, 'db'>, account: string): Promise<AccountRow | undefined> =>
   ctx.db.selectFrom('accounts').selectAll().where('account', '=', account).executeTakeFirst();
 
-export const findAccountById = (ctx: AppContext, id: number): Promise<AccountRow | undefined> =>
+export const findAccountById = (ctx: Pick<AppContext, 'db'>, id: number): Promise<AccountRow | undefined> =>
   ctx.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
 
 export const countAccounts = async (ctx: AppContext): Promise<number> => {
@@ -41,72 +42,119 @@ export interface NewAccount {
   avatar?: string;
 }
 
+/** A new account whose password is already hashed, ready to be inserted inside a transaction. */
+export interface PreparedAccount {
+  account: string;
+  passwordHash: string;
+  level: Level;
+  subId: number | null;
+  mustChangeCode: boolean;
+  avatar: string;
+}
+
 /**
- * Creates an account. Integrity rules (who may create whom is the routes' business): the password
- * meets the rule; the name is 1–64 characters and free; a Level 0 account has no upper administrator;
- * any other has one, at a strictly lower Level number.
+ * The part of creating an account that needs no database: the name (trimmed, 1–64 characters) and
+ * the password rule are checked, and the password is hashed. Hashing takes a scrypt slot (~0.3 s at
+ * the default cost), so it happens before any transaction opens.
  */
-export const createAccount = async (ctx: AppContext, input: NewAccount): Promise<AccountRow> => {
+export const prepareAccount = async (ctx: Pick<AppContext, 'passwords'>, input: NewAccount): Promise<PreparedAccount> => {
   const account = input.account.trim();
-  const level = input.level ?? DEFAULT_LEVEL;
   if (account.length === 0) throw badInput('validation.accountEmpty', { field: 'Account' });
   if (account.length > ACCOUNT_MAX) throw badInput('validation.tooLong', { field: 'Account', max: ACCOUNT_MAX });
   assertAcceptablePassword(input.password);
-  if (level === 0 && input.subId !== null) throw badInput('validation.invalid', { field: 'SubId' });
-  if (level !== 0) {
-    const upper = input.subId === null ? undefined : await findAccountById(ctx, input.subId);
-    if (upper === undefined || asLevel(upper.level) >= level) throw badInput('validation.invalid', { field: 'SubId' });
-  }
-  if ((await findAccount(ctx, account)) !== undefined) throw badInput('account.exists', { account });
-
-  const passwordHash = await ctx.passwords.hash(input.password);
-  const now = ctx.now();
-  try {
-    return await ctx.db
-      .insertInto('accounts')
-      .values({
-        account,
-        password_hash: passwordHash,
-        level,
-        sub_id: input.subId,
-        must_change_code: flag(input.mustChangeCode ?? false),
-        disabled: 0,
-        avatar: input.avatar ?? '',
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  } catch (error) {
-    // Created meanwhile by someone else (the unique index decides).
-    if ((await findAccount(ctx, account)) !== undefined) throw badInput('account.exists', { account });
-    throw error;
-  }
+  return {
+    account,
+    passwordHash: await ctx.passwords.hash(input.password),
+    level: input.level ?? DEFAULT_LEVEL,
+    subId: input.subId,
+    mustChangeCode: input.mustChangeCode ?? false,
+    avatar: input.avatar ?? '',
+  };
 };
 
-export interface ChangePasswordOptions {
+/**
+ * Inserts a prepared account with `db`, which may be a transaction. Integrity rules (who may create
+ * whom is the caller's business): a Level 0 account has no upper administrator; any other has one, at
+ * a strictly lower Level number; the name is free (the unique index decides, so two concurrent
+ * creations cannot both succeed, and a conflict does not abort a PostgreSQL transaction).
+ */
+export const insertAccount = async (db: Kysely<DB>, now: number, input: PreparedAccount): Promise<AccountRow> => {
+  const { account, level } = input;
+  if (level === 0 && input.subId !== null) throw badInput('validation.invalid', { field: 'SubId' });
+  if (level !== 0) {
+    const upper =
+      input.subId === null
+        ? undefined
+        : await db.selectFrom('accounts').select('level').where('id', '=', input.subId).executeTakeFirst();
+    if (upper === undefined || asLevel(upper.level) >= level) throw badInput('validation.invalid', { field: 'SubId' });
+  }
+  const row = await db
+    .insertInto('accounts')
+    .values({
+      account,
+      password_hash: input.passwordHash,
+      level,
+      sub_id: input.subId,
+      must_change_code: flag(input.mustChangeCode),
+      disabled: 0,
+      avatar: input.avatar,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((conflict) => conflict.column('account').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (row === undefined) throw badInput('account.exists', { account });
+  return row;
+};
+
+/**
+ * Creates an account (bootstrap, demo accounts; `add_Admin` composes prepareAccount and insertAccount
+ * itself, to add devices and its audit entry in the same transaction).
+ */
+export const createAccount = async (ctx: AppContext, input: NewAccount): Promise<AccountRow> => {
+  const prepared = await prepareAccount(ctx, input);
+  return ctx.db.transaction().execute((trx) => insertAccount(trx, ctx.now(), prepared));
+};
+
+export interface StorePasswordOptions {
   /** Set when an administrator resets it: the owner must choose a new one at the next sign-in. */
   mustChangeCode?: boolean;
+  /** The sha256 of a token that stays valid (the session that changed its own password). */
+  keepTokenHash?: string;
 }
+
+/**
+ * Stores a hashed password with `db` (a transaction, usually) and revokes the account's tokens but
+ * the one kept; answers how many tokens were revoked. 40400 when there is no such account.
+ */
+export const storePassword = async (
+  db: Kysely<DB>,
+  now: number,
+  accountId: number,
+  passwordHash: string,
+  options: StorePasswordOptions = {},
+): Promise<number> => {
+  const result = await db
+    .updateTable('accounts')
+    .set({ password_hash: passwordHash, must_change_code: flag(options.mustChangeCode ?? false), updated_at: now })
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw accountNotFound();
+  return revokeAllTokens({ db, now: () => now }, accountId, { except: options.keepTokenHash });
+};
 
 /** Sets a new password and revokes every token of the account. */
 export const changePassword = async (
   ctx: AppContext,
   accountId: number,
   newPassword: string,
-  options: ChangePasswordOptions = {},
+  options: Pick<StorePasswordOptions, 'mustChangeCode'> = {},
 ): Promise<void> => {
   assertAcceptablePassword(newPassword, 'NewCode');
   if ((await findAccountById(ctx, accountId)) === undefined) throw accountNotFound();
   const passwordHash = await ctx.passwords.hash(newPassword);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('accounts')
-      .set({ password_hash: passwordHash, must_change_code: flag(options.mustChangeCode ?? false), updated_at: ctx.now() })
-      .where('id', '=', accountId)
-      .execute();
-    await revokeAllTokens({ db: trx, now: ctx.now }, accountId);
-  });
+  await ctx.db.transaction().execute((trx) => storePassword(trx, ctx.now(), accountId, passwordHash, options));
 };
 
 /**

@@ -5,20 +5,24 @@ import { isSet } from '../db/schema';
 import { AppError } from '../http/envelope';
 import { asLevel } from '../accounts/levels';
 import { findAccount } from '../accounts/service';
+import { recordAudit } from '../audit/trail';
 import { isThrottled, recordFailure } from './throttle';
 import { issueToken, pruneSessions } from './tokens';
 
 export interface SignInInput {
   account: string;
   password: string;
-  /** The client's address, for throttling. */
+  /** The client's address, for throttling and the audit trail. */
   address: string;
 }
 
 /**
  * Signs in. Throttled (too many failures for the name or the address in the last hour) → 42900
- * before any password check. An unknown account, a wrong password and a disabled account all do the
- * same scrypt work, count as a failure and answer `{ State: false }`.
+ * before any password check, and nothing is recorded. An unknown account, a wrong password and a
+ * disabled account all do the same scrypt work, count as a failure, are audited as
+ * `auth.signInRefused` (no actor id, the name as typed; the entry never says which of the three it
+ * was) and answer `{ State: false }`. A success issues a token and is audited as `auth.signIn`, in
+ * the same transaction.
  */
 export const signIn = async (ctx: AppContext, input: SignInInput): Promise<LoginResult> => {
   if (await isThrottled(ctx, input.account, input.address)) {
@@ -27,7 +31,15 @@ export const signIn = async (ctx: AppContext, input: SignInInput): Promise<Login
   const row = await findAccount(ctx, input.account);
   const matches = await ctx.passwords.verify(input.password, row?.password_hash);
   if (row === undefined || !matches || isSet(row.disabled)) {
-    await recordFailure(ctx, input.account, input.address);
+    await ctx.db.transaction().execute(async (trx) => {
+      await recordFailure({ db: trx, now: ctx.now }, input.account, input.address);
+      await recordAudit(
+        trx,
+        { id: null, account: input.account, address: input.address },
+        { action: 'auth.signInRefused', targetType: 'account', targetId: input.account },
+        ctx.now(),
+      );
+    });
     return { State: false };
   }
   if (ctx.passwords.needsRehash(row.password_hash)) {
@@ -36,13 +48,23 @@ export const signIn = async (ctx: AppContext, input: SignInInput): Promise<Login
     await ctx.db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', row.id).execute();
   }
   await pruneSessions(ctx);
-  const { token, expiresAt } = await issueToken(ctx, row.id);
+  const mustChangeCode = isSet(row.must_change_code);
+  const { token, expiresAt } = await ctx.db.transaction().execute(async (trx) => {
+    const issued = await issueToken({ ...ctx, db: trx }, row.id);
+    await recordAudit(
+      trx,
+      { id: row.id, account: row.account, address: input.address },
+      { action: 'auth.signIn', targetType: 'account', targetId: row.account, after: { mustChangeCode } },
+      ctx.now(),
+    );
+    return issued;
+  });
   return {
     State: true,
     Account: row.account,
     Level: asLevel(row.level),
     token,
     expiresAt: new Date(expiresAt).toISOString(),
-    mustChangeCode: isSet(row.must_change_code),
+    mustChangeCode,
   };
 };

@@ -1,24 +1,39 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { loginBodySchema } from '../../src/domain/auth';
+import { menuRoutesFor } from '../../src/routes/menu';
 import { currentUser } from '../accounts/service';
+import { actorOf } from '../audit/actor';
+import { recordAudit } from '../audit/trail';
 import { ok, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
-import { requireSignIn, signedIn } from './guard';
+import { signInGuard, signedIn } from './guard';
 import { signIn } from './login';
 import { revokeTokenHash } from './tokens';
 
 /** Calls without a payload accept no body or an empty JSON object. */
 export const noPayload = z.strictObject({}).nullish();
 
+/** One entry of `/api/user/menu`: a screen the caller's role may open (src/routes/menu.ts). */
+export interface ServerMenuEntry {
+  path: string;
+  /** The console's translation key of the menu label. */
+  name: string;
+  group: string;
+}
+
 /**
  * Upstream sign-in calls, relative to API_PREFIX:
  *   POST /login              { Account, Code } → { State, Account, Level, token, expiresAt, mustChangeCode }
  *   POST /api/user/logout    signed in → revokes the token
- *   POST /api/user/info      signed in → CurrentUser
+ *   POST /api/user/info      signed in → CurrentUser (alias /getUserInfo, server/upstream.ts)
+ *   POST /api/user/menu      signed in → the menu entries the caller's role may open
+ * The last three also answer an account that must change its password (the console needs them to
+ * show the password form), like /code/self_reset_Code; every other guarded call refuses it.
  */
 export const authRoutes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
+  const evenIfMustChange = signInGuard({ allowMustChangeCode: true });
 
   app.post('/login', { schema: { body: loginBodySchema } }, async (request) => {
     const result = await signIn(app.ctx, {
@@ -29,12 +44,26 @@ export const authRoutes: FastifyPluginAsync = async (instance) => {
     return result.State ? ok(result, t(request, 'ok')) : ok(result, t(request, 'auth.wrongCredentials'));
   });
 
-  app.post('/api/user/logout', { schema: { body: noPayload }, preHandler: requireSignIn }, async (request) => {
-    await revokeTokenHash(app.ctx, signedIn(request).tokenHash);
+  app.post('/api/user/logout', { schema: { body: noPayload }, onRequest: evenIfMustChange }, async (request) => {
+    const account = signedIn(request);
+    const actor = actorOf(request);
+    await app.ctx.db.transaction().execute(async (trx) => {
+      await revokeTokenHash({ db: trx, now: app.ctx.now }, account.tokenHash);
+      await recordAudit(trx, actor, { action: 'auth.signOut', targetType: 'account', targetId: account.account }, app.ctx.now());
+    });
     return ok(null, t(request, 'ok'));
   });
 
-  app.post('/api/user/info', { schema: { body: noPayload }, preHandler: requireSignIn }, async (request) =>
+  app.post('/api/user/info', { schema: { body: noPayload }, onRequest: evenIfMustChange }, async (request) =>
     ok(await currentUser(app.ctx, signedIn(request).id), t(request, 'ok')),
   );
+
+  app.post('/api/user/menu', { schema: { body: noPayload }, onRequest: evenIfMustChange }, async (request) => {
+    const entries: ServerMenuEntry[] = menuRoutesFor(signedIn(request).role).map(({ path, labelKey, group }) => ({
+      path,
+      name: labelKey,
+      group,
+    }));
+    return ok(entries, t(request, 'ok'));
+  });
 };

@@ -30,7 +30,7 @@ export const addressKey = (ip: string): string => {
     .join(':')}::/64`;
 };
 
-const countSince = async (ctx: AppContext, kind: LoginFailureKind, key: string, since: number): Promise<number> => {
+const countSince = async (ctx: Pick<AppContext, 'db'>, kind: LoginFailureKind, key: string, since: number): Promise<number> => {
   const row = await ctx.db
     .selectFrom('login_failures')
     .select((eb) => eb.fn.countAll().as('count'))
@@ -53,8 +53,11 @@ export const isThrottled = async (ctx: AppContext, account: string, address: str
   );
 };
 
-/** Records a failed sign-in under both keys, and drops failures older than the window. */
-export const recordFailure = async (ctx: AppContext, account: string, address: string): Promise<void> => {
+/**
+ * Records a failed sign-in (or a wrong current password at a password change) under both keys, and
+ * drops failures older than the window. `ctx.db` may be a transaction.
+ */
+export const recordFailure = async (ctx: Pick<AppContext, 'db' | 'now'>, account: string, address: string): Promise<void> => {
   const at = ctx.now();
   await ctx.db
     .insertInto('login_failures')

@@ -27,8 +27,8 @@ export const bearerToken = (header: string | undefined): string | undefined => {
   return token !== undefined && TOKEN_PATTERN.test(token) ? token : undefined;
 };
 
-export const idleMs = (ctx: AppContext): number => ctx.config.tokenIdleMinutes * 60_000;
-export const lifetimeMs = (ctx: AppContext): number => ctx.config.tokenMaxHours * 3_600_000;
+export const idleMs = (ctx: Pick<AppContext, 'config'>): number => ctx.config.tokenIdleMinutes * 60_000;
+export const lifetimeMs = (ctx: Pick<AppContext, 'config'>): number => ctx.config.tokenMaxHours * 3_600_000;
 
 export interface IssuedToken {
   token: string;
@@ -36,7 +36,8 @@ export interface IssuedToken {
   expiresAt: number;
 }
 
-export const issueToken = async (ctx: AppContext, accountId: number): Promise<IssuedToken> => {
+/** Issues a token; `ctx.db` may be a transaction (sign-in writes its audit entry with it). */
+export const issueToken = async (ctx: Pick<AppContext, 'db' | 'now' | 'config'>, accountId: number): Promise<IssuedToken> => {
   const now = ctx.now();
   const token = newToken();
   const expiresAt = now + lifetimeMs(ctx);
@@ -62,6 +63,7 @@ export const resolveToken = async (ctx: AppContext, token: string): Promise<Sign
       'accounts.level',
       'accounts.sub_id',
       'accounts.disabled',
+      'accounts.must_change_code',
     ])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
@@ -74,10 +76,18 @@ export const resolveToken = async (ctx: AppContext, token: string): Promise<Sign
     await ctx.db.updateTable('sessions').set({ last_used_at: now }).where('token_hash', '=', tokenHash).execute();
   }
   const level = asLevel(row.level);
-  return { id: row.id, account: row.account, level, role: levelToRole(level), subId: row.sub_id, tokenHash };
+  return {
+    id: row.id,
+    account: row.account,
+    level,
+    role: levelToRole(level),
+    subId: row.sub_id,
+    mustChangeCode: isSet(row.must_change_code),
+    tokenHash,
+  };
 };
 
-export const revokeTokenHash = async (ctx: AppContext, tokenHash: string): Promise<void> => {
+export const revokeTokenHash = async (ctx: Pick<AppContext, 'db' | 'now'>, tokenHash: string): Promise<void> => {
   await ctx.db
     .updateTable('sessions')
     .set({ revoked_at: ctx.now() })
@@ -86,14 +96,27 @@ export const revokeTokenHash = async (ctx: AppContext, tokenHash: string): Promi
     .execute();
 };
 
-/** Revokes every live token of the account (password changed, account disabled). */
-export const revokeAllTokens = async (ctx: Pick<AppContext, 'db' | 'now'>, accountId: number): Promise<void> => {
-  await ctx.db
+export interface RevokeOptions {
+  /** The sha256 of a token to keep (the session that changed its own password). */
+  except?: string;
+}
+
+/**
+ * Revokes every live token of the account (password changed, account disabled), but `except`;
+ * answers how many were revoked.
+ */
+export const revokeAllTokens = async (
+  ctx: Pick<AppContext, 'db' | 'now'>,
+  accountId: number,
+  options: RevokeOptions = {},
+): Promise<number> => {
+  const query = ctx.db
     .updateTable('sessions')
     .set({ revoked_at: ctx.now() })
     .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null)
-    .execute();
+    .where('revoked_at', 'is', null);
+  const result = await (options.except === undefined ? query : query.where('token_hash', '<>', options.except)).executeTakeFirst();
+  return Number(result.numUpdatedRows);
 };
 
 /** Dead sessions are kept this long (for troubleshooting), then deleted. */

@@ -38,8 +38,16 @@ const enUS = {
   'account.wrongOldCode': 'the current password is wrong ({field})',
   'account.mustChangeCode': 'your password was reset: choose a new password first',
   'account.deviceNotManaged': 'device {device} is not one you manage ({field})',
+  'account.sameCode': 'the new password must differ from the current one ({field})',
   'device.exists': 'device {device} already exists',
   'device.idEmpty': 'device ID cannot be empty',
+  'device.hasHistory': 'device {device} has orders or state records; its history is kept, so it cannot be deleted',
+  'rest.notJson': '{field} is not valid JSON',
+  'rest.notObject': '{field} must be a JSON object',
+  'rest.sortShape': '{field} must be ["field", "ASC" or "DESC"]',
+  'rest.rangeShape': '{field} must be [first, last]: whole numbers, 0 <= first <= last',
+  'rest.rangeTooLarge': '{field} asks for {count} records; at most {max} at once',
+  'rest.rangeNotAligned': '{field} must start at a multiple of its length ({size})',
   'list.notSortable': 'cannot sort by {value}: {field} must be one of {values}',
   'type.string': 'a string',
   'type.number': 'a number',
@@ -48,6 +56,7 @@ const enUS = {
   'type.object': 'an object',
   'type.array': 'a list',
   'type.value': 'a value of the right type',
+  'validation.nulCharacter': '{field} must not contain the NUL character (U+0000)',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -82,8 +91,16 @@ const zhCN: Record<MessageKey, string> = {
   'account.wrongOldCode': '当前密码错误（{field}）',
   'account.mustChangeCode': '密码已被重置，请先设置新密码',
   'account.deviceNotManaged': '设备 {device} 不在您管理的设备中（{field}）',
+  'account.sameCode': '新密码不能与当前密码相同（{field}）',
   'device.exists': '设备 {device} 已存在',
   'device.idEmpty': '设备ID不能为空',
+  'device.hasHistory': '设备 {device} 已有订单或状态记录，历史须保留，不能删除',
+  'rest.notJson': '{field} 不是有效的 JSON',
+  'rest.notObject': '{field} 必须是 JSON 对象',
+  'rest.sortShape': '{field} 必须是 ["字段", "ASC" 或 "DESC"]',
+  'rest.rangeShape': '{field} 必须是 [起, 止]：整数，0 <= 起 <= 止',
+  'rest.rangeTooLarge': '{field} 请求 {count} 条记录，一次最多 {max} 条',
+  'rest.rangeNotAligned': '{field} 的起点必须是其长度（{size}）的整数倍',
   'list.notSortable': '不能按 {value} 排序：{field} 必须是以下之一：{values}',
   'type.string': '字符串',
   'type.number': '数字',
@@ -92,6 +109,7 @@ const zhCN: Record<MessageKey, string> = {
   'type.object': '对象',
   'type.array': '列表',
   'type.value': '正确类型的值',
+  'validation.nulCharacter': '{field} 不能包含空字符（U+0000）',
 };
 
 export const CATALOGUE: Record<Language, Record<MessageKey, string>> = { 'en-US': enUS, 'zh-CN': zhCN };

@@ -3,7 +3,16 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
 import { bootstrap } from '../../server/accounts/bootstrap';
 import { DEMO_ACCOUNTS, seedDemo } from '../../server/accounts/demo';
-import { changePassword, createAccount, findAccount, setDisabled } from '../../server/accounts/service';
+import {
+  changePassword,
+  createAccount,
+  findAccount,
+  insertAccount,
+  prepareAccount,
+  setDisabled,
+  storePassword,
+} from '../../server/accounts/service';
+import { hashToken } from '../../server/auth/tokens';
 import { loadConfig } from '../../server/config';
 import { call, DEMO, envelope, login, tokenFor, type LoginData } from './http';
 import { STORE_KINDS, TEST_ENV, useStore } from './stores';
@@ -99,6 +108,53 @@ describe.each(STORE_KINDS)('accounts (%s)', (kind) => {
         code: CODES.badInput,
         key: 'account.exists',
       });
+    });
+  });
+
+  describe('in a transaction', () => {
+    it('hashes before the transaction; an account inserted in a transaction that fails later is not there', async () => {
+      const ctx = store.context();
+      await seedDemo(ctx);
+      const prepared = await prepareAccount(ctx, { account: ' later ', password: 'Later2026x', level: 3, subId: await idOf('second') });
+      expect(prepared).toMatchObject({ account: 'later', level: 3, mustChangeCode: false });
+      expect(prepared.passwordHash).toMatch(/^scrypt\$/);
+      await expect(
+        ctx.db.transaction().execute(async (trx) => {
+          const row = await insertAccount(trx, ctx.now(), prepared);
+          expect(row.account).toBe('later');
+          throw new Error('a later step failed');
+        }),
+      ).rejects.toThrow('a later step failed');
+      expect(await findAccount(ctx, 'later')).toBeUndefined();
+    });
+
+    it('answers a taken name with 40000 and leaves the transaction usable (no aborted PostgreSQL transaction)', async () => {
+      const ctx = store.context();
+      await seedDemo(ctx);
+      const prepared = await prepareAccount(ctx, { account: 'client', password: 'Client2027x', level: 3, subId: await idOf('second') });
+      const after = await ctx.db.transaction().execute(async (trx) => {
+        await expect(insertAccount(trx, ctx.now(), prepared)).rejects.toMatchObject({ code: CODES.badInput, key: 'account.exists' });
+        return trx.selectFrom('accounts').select('account').where('account', '=', 'client').execute();
+      });
+      expect(after).toEqual([{ account: 'client' }]);
+    });
+
+    it('storePassword keeps the one token asked for and revokes the others', async () => {
+      const app = await store.app();
+      await seedDemo(app.ctx);
+      const kept = await tokenFor(app, DEMO.first.Account, DEMO.first.Code);
+      const other = await tokenFor(app, DEMO.first.Account, DEMO.first.Code);
+      const hash = await app.ctx.passwords.hash('Kept2027x');
+      await expect(
+        app.ctx.db.transaction().execute((trx) => storePassword(trx, app.ctx.now(), 999_999, hash)),
+      ).rejects.toMatchObject({ code: CODES.notFound, key: 'account.notFound' });
+      const count = await app.ctx.db
+        .transaction()
+        .execute(async (trx) => storePassword(trx, app.ctx.now(), await idOf('first'), hash, { keepTokenHash: hashToken(kept) }));
+      expect(count).toBe(1);
+      expect(envelope(await call(app, '/api/user/info', undefined, { token: kept })).code).toBe(CODES.ok);
+      expect(envelope(await call(app, '/api/user/info', undefined, { token: other })).code).toBe(CODES.notSignedIn);
+      expect(envelope<LoginData>(await login(app, 'first', 'Kept2027x')).data.State).toBe(true);
     });
   });
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { CurrentUser } from '../../src/domain/auth';
 import { CODES } from '../../src/domain/envelope';
 import { seedDemo } from '../../server/accounts/demo';
-import { requireAccess, requireRole, signedIn } from '../../server/auth/guard';
+import { requireAccess, requireRole, requireSignIn, signInGuard, signedIn } from '../../server/auth/guard';
 import { ok } from '../../server/http/envelope';
 import { call, DEMO, envelope, login, tokenFor, type LoginData } from './http';
 import { fakeClock, HOUR, MINUTE, STORE_KINDS, useStore } from './stores';
@@ -295,6 +295,111 @@ describe.each(STORE_KINDS)('sign-in and tokens (%s)', (kind) => {
     expect(envelope(await call(app, '/test/create-device')).code).toBe(CODES.notSignedIn);
     expect(envelope(await call(app, '/test/admins', undefined, { token: first })).data).toBe('user');
     expect(envelope(await call(app, '/test/admins', undefined, { token: client })).code).toBe(CODES.forbidden);
+  });
+
+  it('refuses an account that must change its password in every guard, unless the route opts in', async () => {
+    const app = await store.app({
+      setup(instance) {
+        void instance.register(
+          async (scope) => {
+            scope.post('/test/signed-in', { onRequest: requireSignIn }, async (request) => ok(signedIn(request).mustChangeCode));
+            scope.post('/test/access', { onRequest: requireAccess({ resource: 'devices', action: 'list' }) }, async () => ok('access'));
+            scope.post('/test/role', { onRequest: requireRole('client') }, async () => ok('role'));
+            scope.post('/test/opted-in', { onRequest: signInGuard({ allowMustChangeCode: true }) }, async (request) =>
+              ok(signedIn(request).mustChangeCode),
+            );
+            scope.post(
+              '/test/access-opted-in',
+              { onRequest: requireAccess({ resource: 'devices', action: 'list' }, { allowMustChangeCode: true }) },
+              async () => ok('access'),
+            );
+          },
+          { prefix: '/upstream' },
+        );
+      },
+    });
+    await seedDemo(app.ctx);
+    const free = await tokenFor(app, DEMO.client.Account, DEMO.client.Code);
+    for (const path of ['/test/signed-in', '/test/access', '/test/role', '/test/opted-in', '/test/access-opted-in']) {
+      expect(envelope(await call(app, path, undefined, { token: free })).code, path).toBe(CODES.ok);
+    }
+    expect(envelope(await call(app, '/test/signed-in', undefined, { token: free })).data).toBe(false);
+
+    await app.ctx.db.updateTable('accounts').set({ must_change_code: 1 }).where('account', '=', 'client').execute();
+    // Read from the database at every call: the same token is held at once.
+    for (const path of ['/test/signed-in', '/test/access', '/test/role']) {
+      const response = await call(app, path, undefined, { token: free, lang: 'en-US' });
+      expect(response.statusCode, path).toBe(403);
+      expect(envelope(response), path).toEqual({
+        data: null,
+        status: 'fail',
+        msg: 'your password was reset: choose a new password first',
+        code: CODES.forbidden,
+      });
+    }
+    expect(envelope(await call(app, '/test/opted-in', undefined, { token: free })).data).toBe(true);
+    expect(envelope(await call(app, '/test/access-opted-in', undefined, { token: free })).code).toBe(CODES.ok);
+    // Not signed in is still 50008 first.
+    expect(envelope(await call(app, '/test/opted-in')).code).toBe(CODES.notSignedIn);
+  });
+
+  describe('audit trail', () => {
+    const entries = async (app: Awaited<ReturnType<typeof demoApp>>) =>
+      app.ctx.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
+
+    it('records a sign-in with the account as actor, and a sign-out', async () => {
+      const clock = fakeClock();
+      const app = await demoApp({ now: clock.now });
+      const token = await tokenFor(app, DEMO.first.Account, DEMO.first.Code);
+      const first = await app.ctx.db.selectFrom('accounts').select('id').where('account', '=', 'first').executeTakeFirstOrThrow();
+      clock.advance(MINUTE);
+      await call(app, '/api/user/logout', undefined, { token, address: '198.51.100.4' });
+      const [signIn, signOut, ...rest] = await entries(app);
+      expect(rest).toEqual([]);
+      expect(signIn).toMatchObject({
+        at: clock.now() - MINUTE,
+        action: 'auth.signIn',
+        actor_id: first.id,
+        actor_account: 'first',
+        target_type: 'account',
+        target_id: 'first',
+        device_id: null,
+        address: '127.0.0.1',
+        before: null,
+      });
+      expect(JSON.parse(signIn?.after ?? 'null')).toEqual({ mustChangeCode: false });
+      expect(signOut).toMatchObject({
+        at: clock.now(),
+        action: 'auth.signOut',
+        actor_id: first.id,
+        actor_account: 'first',
+        target_id: 'first',
+        address: '198.51.100.4',
+      });
+      const dump = JSON.stringify(await entries(app));
+      for (const secret of [token, DEMO.first.Code]) expect(dump).not.toContain(secret);
+    });
+
+    it('records a refused sign-in without an actor id, under the name as typed, and nothing for a throttled one', async () => {
+      const app = await demoApp({ env: { LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: '2' } });
+      await login(app, 'admin', 'Wrong2026x', { address: '203.0.113.9' });
+      await login(app, '  nobody ', 'Wrong2026x', { address: '203.0.113.9' });
+      await login(app, 'admin', 'Wrong2027x', { address: '203.0.113.9' });
+      expect((await login(app, 'admin', DEMO.admin.Code, { address: '203.0.113.9' })).statusCode).toBe(429);
+      const rows = await entries(app);
+      expect(rows.map((row) => [row.action, row.actor_id, row.actor_account, row.target_id, row.address])).toEqual([
+        ['auth.signInRefused', null, 'admin', 'admin', '203.0.113.9'],
+        ['auth.signInRefused', null, 'nobody', 'nobody', '203.0.113.9'],
+        ['auth.signInRefused', null, 'admin', 'admin', '203.0.113.9'],
+      ]);
+      // The entry never tells a wrong password from an unknown account.
+      expect(rows.map((row) => [row.before, row.after])).toEqual([
+        [null, null],
+        [null, null],
+        [null, null],
+      ]);
+      expect(JSON.stringify(rows)).not.toContain('Wrong202');
+    });
   });
 
   it('answers unexpected failures with 50000 and a generic message, leaking nothing', async () => {
