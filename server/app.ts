@@ -9,6 +9,7 @@ import { databasePlugin } from './db/plugin';
 import { healthPlugin } from './health';
 import { httpPlugin } from './http/plugin';
 import { loggerOptions } from './logger';
+import { REST_PREFIX, restPlugin } from './rest/plugin';
 import { upstreamPlugin } from './upstream';
 
 export interface BuildAppOptions {
@@ -23,8 +24,8 @@ export interface BuildAppOptions {
 }
 
 /**
- * Builds the server: database, request handling, auth, the upstream contract under API_PREFIX, the
- * static console, /healthz. Does not migrate, bootstrap or listen (main.ts does; tests call
+ * Builds the server: database, request handling, auth, the upstream contract under API_PREFIX, the REST
+ * API under /api/v1, the static console, /healthz. Does not migrate, bootstrap or listen (main.ts does; tests call
  * migrateToLatest themselves). Closing the app closes the database.
  */
 export const buildApp = (options: BuildAppOptions): FastifyInstance => {
@@ -58,6 +59,7 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
   void app.register(authPlugin);
   void app.register(healthPlugin);
   void app.register(upstreamPlugin, { prefix: config.apiPrefix });
+  void app.register(restPlugin, { prefix: REST_PREFIX });
   void app.register(consolePlugin, { consoleDir: config.consoleDir, apiPrefix: config.apiPrefix });
   return app;
 };

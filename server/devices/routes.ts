@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { devicesConfig } from '../../src/resources/devices/config';
+import { DEVICE_COMMANDS, devicesConfig } from '../../src/resources/devices/config';
+import { actorOf } from '../audit/actor';
 import { requireAccess, signedIn } from '../auth/guard';
 import { ok, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
 import { registerListRoute, upstreamPath } from '../lists/route';
+import { changePermission, changePermissionBody, changeState, changeStateBody } from './commands';
 import { deviceListing, listDevices } from './list';
 import { deviceEditBody, deviceEditProblems, updateDevice } from './update';
 
@@ -12,8 +14,10 @@ import { deviceEditBody, deviceEditProblems, updateDevice } from './update';
  *   POST /list/get_OCProperty       the devices in the caller's scope (every role)
  *   POST /device/update_OCProperty  { Id, name, Type, Location } → the device as the list answers it
  *                                   (policy: devices/edit, admin only); docs/server-lists.md
- * Both guards run in onRequest: a caller not signed in (50008) or not allowed (40300) learns nothing
- * about the body.
+ *   POST /order/change_permission   { Id, Permission? } → the device (devices/changePermission: admin, user, lowUser)
+ *   POST /order/change_state        { Id, State } → the device (devices/changeState: admin, user, lowUser)
+ * The guards run in onRequest: a caller not signed in (50008) or not allowed (40300) learns nothing
+ * about the body. Writes record their audit entry in the same transaction (docs/server-devices.md).
  */
 export const deviceRoutes: FastifyPluginAsync = async (instance) => {
   registerListRoute(instance, { config: devicesConfig, listing: deviceListing, list: listDevices });
@@ -21,9 +25,20 @@ export const deviceRoutes: FastifyPluginAsync = async (instance) => {
   const problems = deviceEditProblems();
   if (problems.length > 0) throw new Error(`The server cannot update devices: ${problems.join('; ')}`);
   const app = instance.withTypeProvider<ZodTypeProvider>();
+  const resource = devicesConfig.name;
   app.post(
     upstreamPath(devicesConfig, 'update'),
-    { schema: { body: deviceEditBody }, onRequest: requireAccess({ resource: devicesConfig.name, action: 'edit' }) },
-    async (request) => ok(await updateDevice(app.ctx, signedIn(request), request.body), t(request, 'ok')),
+    { schema: { body: deviceEditBody }, onRequest: requireAccess({ resource, action: 'edit' }) },
+    async (request) => ok(await updateDevice(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
+  );
+  app.post(
+    DEVICE_COMMANDS.changePermission,
+    { schema: { body: changePermissionBody }, onRequest: requireAccess({ resource, action: 'changePermission' }) },
+    async (request) => ok(await changePermission(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
+  );
+  app.post(
+    DEVICE_COMMANDS.changeState,
+    { schema: { body: changeStateBody }, onRequest: requireAccess({ resource, action: 'changeState' }) },
+    async (request) => ok(await changeState(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
   );
 };

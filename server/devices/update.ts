@@ -4,10 +4,11 @@ import { devicesConfig } from '../../src/resources/devices/config';
 import { idFields, sourcesIn, type WireRecord } from '../../src/resources/model';
 import { writeSchema } from '../../src/resources/schema';
 import type { ResourceConfig } from '../../src/resources/types';
+import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
-import { notFound } from '../http/envelope';
-import { deviceScope, type Viewer } from '../scope/service';
-import { listDevices } from './list';
+import type { DeviceRow } from '../db/schema';
+import type { Viewer } from '../scope/service';
+import { claimDevice, deviceRecord } from './claim';
 
 /**
  * `device/update_OCProperty`: the console's device edit, `{ Id, name, Type, Location }` (an admin's
@@ -63,22 +64,41 @@ export const withDeviceId = <S extends z.ZodType>(schema: S) =>
 /** The update's body: an empty Id first (401), then the shared edit schema (unknown keys, types, limits: 40000). */
 export const deviceEditBody = withDeviceId(writeSchema(devicesConfig, 'edit')) as unknown as z.ZodType<DeviceEdit>;
 
+/** The fields of a device the edit changes, as the audit trail keeps them before and after. */
+const editedFields = (row: Pick<DeviceRow, 'name' | 'type' | 'location'>) => ({ name: row.name, Type: row.type, Location: row.location });
+
 /**
- * Writes the edit (name, Type, Location and the update time from the server's clock, in one statement)
- * to a device the viewer sees, and answers the device as `list/get_OCProperty` answers it. A device out
- * of the viewer's scope is "not found" exactly like one that does not exist (40400, nothing written).
+ * Writes the edit (name, Type, Location and the update time from the server's clock) to a device the
+ * viewer sees, records 'device.update' with the fields before and after in the same transaction, and
+ * answers the device as `list/get_OCProperty` answers it. A device out of the viewer's scope is "not
+ * found" exactly like one that does not exist (40400, nothing written).
  */
-export const updateDevice = (ctx: Pick<AppContext, 'db' | 'now'>, viewer: Viewer, edit: DeviceEdit): Promise<WireRecord> =>
+export const updateDevice = (
+  ctx: Pick<AppContext, 'db' | 'now'>,
+  viewer: Viewer,
+  actor: AuditActor,
+  edit: DeviceEdit,
+): Promise<WireRecord> =>
   ctx.db.transaction().execute(async (trx) => {
-    const scope = deviceScope(trx, viewer);
-    const update = trx
+    const at = ctx.now();
+    const before = await claimDevice(trx, viewer, edit.Id, at);
+    await trx
       .updateTable('devices')
-      .set({ name: edit.name, type: edit.Type, location: edit.Location, updated_at: ctx.now() })
-      .where('devices.id', '=', edit.Id);
-    const result = await (scope === undefined ? update : update.where('devices.id', 'in', scope)).executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw notFound();
-    const { list } = await listDevices({ db: trx }, viewer, { current: 1, pageSize: 1, filter: { Id: [edit.Id] } });
-    const [record] = list;
-    if (record === undefined) throw notFound();
-    return record;
+      .set({ name: edit.name, type: edit.Type, location: edit.Location })
+      .where('devices.id', '=', edit.Id)
+      .execute();
+    await recordAudit(
+      trx,
+      actor,
+      {
+        action: 'device.update',
+        targetType: 'device',
+        targetId: edit.Id,
+        deviceId: edit.Id,
+        before: editedFields(before),
+        after: editedFields({ name: edit.name, type: edit.Type, location: edit.Location }),
+      },
+      at,
+    );
+    return deviceRecord(trx, viewer, edit.Id);
   });

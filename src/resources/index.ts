@@ -1,4 +1,5 @@
 import { accounts } from './accounts';
+import { auditLog } from './audit-log';
 import { devices } from './devices';
 import { orders } from './orders';
 import { stateRecords } from './state-records';
@@ -11,6 +12,7 @@ export const RESOURCES: readonly ConsoleResource[] = [
   stateRecords,
   orders,
   accounts,
+  auditLog,
 ];
 
 export const RESOURCE_CONFIGS = RESOURCES.map((resource) => resource.options.config);

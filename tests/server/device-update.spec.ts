@@ -59,11 +59,14 @@ describe.each(STORE_KINDS)('device update (%s)', (kind) => {
     const response = await call(app, LIST, { filter: { Id: [id] } }, { token: tokens[who] });
     return envelope<ListAnswer>(response).data.list[0];
   };
-  /** Runs `refused` and checks that no data table changed. */
+  const auditRows = () => store.context().db.selectFrom('audit_log').selectAll().orderBy('id').execute();
+  /** Runs `refused` and checks that no data table changed and no audit entry was written. */
   const unchanged = async <T>(refused: () => Promise<T>): Promise<T> => {
     const before = await snapshot(store.context());
+    const entries = await auditRows();
     const result = await refused();
     expect(await snapshot(store.context())).toBe(before);
+    expect(await auditRows()).toEqual(entries);
     return result;
   };
 
@@ -84,6 +87,29 @@ describe.each(STORE_KINDS)('device update (%s)', (kind) => {
     }>().data.list;
     expect(others.map((record) => record.Id)).toEqual(['OC-B2']);
     expect(await otherRows()).toEqual(othersBefore);
+  });
+
+  it("records 'device.update' with name, Type and Location before and after, in the same transaction", async () => {
+    const { db } = store.context();
+    const admin = await db.selectFrom('accounts').select('id').where('account', '=', 'admin').executeTakeFirstOrThrow();
+    const response = await call(app, UPDATE, EDIT, { token: tokens.admin, address: '198.51.100.7' });
+    expect(response.statusCode).toBe(200);
+    // Sign-ins are audited too; this test looks at the device's entries.
+    const entries = (await auditRows()).filter((row) => row.target_type === 'device');
+    expect(entries).toHaveLength(1);
+    const [entry] = entries;
+    expect(entry).toMatchObject({
+      at: clock.now(),
+      actor_id: admin.id,
+      actor_account: 'admin',
+      action: 'device.update',
+      target_type: 'device',
+      target_id: 'OC-B2',
+      device_id: 'OC-B2',
+      address: '198.51.100.7',
+    });
+    expect(JSON.parse(entry?.before ?? 'null')).toEqual({ name: 'South Two', Type: 3, Location: 'Lab_1' });
+    expect(JSON.parse(entry?.after ?? 'null')).toEqual({ name: EDIT.name, Type: EDIT.Type, Location: EDIT.Location });
   });
 
   it('stores the texts trimmed, as the shared schema reads them, and answers in the caller language', async () => {
@@ -111,14 +137,15 @@ describe.each(STORE_KINDS)('device update (%s)', (kind) => {
     const ctx = { ...store.context(), now: clock.now };
     const first = await ctx.db.selectFrom('accounts').select(['id', 'level']).where('account', '=', 'first').executeTakeFirstOrThrow();
     const viewer = { id: first.id, level: 1 as const };
-    const failure = async (Id: string) => unchanged(() => updateDevice(ctx, viewer, { ...EDIT, Id }).catch((error: unknown) => error));
+    const actor = { id: first.id, account: 'first', address: '192.0.2.1' };
+    const failure = async (Id: string) => unchanged(() => updateDevice(ctx, viewer, actor, { ...EDIT, Id }).catch((error: unknown) => error));
     const outOfScope = await failure('OC-C1');
     const missing = await failure('OC-Z9');
     for (const error of [outOfScope, missing]) {
       expect(error).toBeInstanceOf(AppError);
       expect(error).toMatchObject({ code: CODES.notFound, key: 'notFound', statusCode: 404 });
     }
-    const updated = await updateDevice(ctx, viewer, { ...EDIT, Id: 'OC-B1' });
+    const updated = await updateDevice(ctx, viewer, actor, { ...EDIT, Id: 'OC-B1' });
     expect(updated).toMatchObject({ Id: 'OC-B1', name: EDIT.name, Type: EDIT.Type, Location: EDIT.Location, UpdateTime: clock.now() });
   });
 

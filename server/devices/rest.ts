@@ -1,0 +1,51 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { deviceIdSchema } from '../../src/resources/devices/commands';
+import { devicesConfig } from '../../src/resources/devices/config';
+import { actorOf } from '../audit/actor';
+import { requireAccess, signedIn } from '../auth/guard';
+import type { ZodTypeProvider } from '../http/validation';
+import { deleteDevice, registerDevice, rotateDeviceSecret } from './registry';
+import { deviceEditBody } from './update';
+
+/**
+ * Device registration and credentials under /api/v1 (decisions.md, "Device credentials"; docs/server-devices.md):
+ *   POST   /devices             { Id, name, Type, Location } → 201 the device + `secret` (policy devices/create)
+ *   POST   /devices/:Id/secret  → the device + a new `secret`; the old one stops working (devices/create)
+ *   DELETE /devices/:Id         → the device as it was (devices/delete); refused while it has history
+ * All three are the super administrator's by the shared policy. The registration body is the device
+ * edit's (`Id` and the edit form's fields, the same limits), behind `withDeviceId` (an empty Id is code
+ * 401 first). Failures are REST errors: status + `{ message, code }`.
+ */
+
+/** `{ Id, name, Type, Location }`: the same fields and limits as the console's device edit. */
+export const deviceRegistrationBody = deviceEditBody;
+
+const deviceParams = z.strictObject({ Id: deviceIdSchema });
+
+export const deviceRestRoutes: FastifyPluginAsync = async (instance) => {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const resource = devicesConfig.name;
+
+  app.post(
+    '/devices',
+    { schema: { body: deviceRegistrationBody }, onRequest: requireAccess({ resource, action: 'create' }) },
+    async (request, reply) => {
+      const device = await registerDevice(app.ctx, signedIn(request), actorOf(request), request.body);
+      return reply.code(201).send(device);
+    },
+  );
+
+  app.post(
+    '/devices/:Id/secret',
+    // Issuing credentials is registration's right (admin); the request body, if any, is ignored.
+    { schema: { params: deviceParams }, onRequest: requireAccess({ resource, action: 'create' }) },
+    async (request) => rotateDeviceSecret(app.ctx, signedIn(request), actorOf(request), request.params.Id),
+  );
+
+  app.delete(
+    '/devices/:Id',
+    { schema: { params: deviceParams }, onRequest: requireAccess({ resource, action: 'delete' }) },
+    async (request) => deleteDevice(app.ctx, signedIn(request), actorOf(request), request.params.Id),
+  );
+};

@@ -1,0 +1,24 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { auditRoutes } from '../audit/routes';
+import { deviceRestRoutes } from '../devices/rest';
+import { restErrorHandler, restNotFound } from './errors';
+
+/** Where the REST API is mounted (decisions.md: resources the old upstream did not have, under /api/v1). */
+export const REST_PREFIX = '/api/v1';
+
+/**
+ * The REST API, registered under REST_PREFIX, in the shape ra-data-simple-rest expects (docs/audit.md,
+ * docs/server-devices.md): lists as JSON arrays with `Content-Range`, records as JSON, failures as the
+ * HTTP status + `{ message, code }` with the message in the caller's language. The same bearer token
+ * and policy as the upstream contract. Unknown paths under the prefix answer 404 in that shape.
+ */
+export const restPlugin: FastifyPluginAsync = async (app) => {
+  app.setErrorHandler(restErrorHandler);
+  app.setNotFoundHandler(restNotFound);
+  // The console's static files answer every GET below `/` (a wildcard route, server/console/plugin.ts); this
+  // more specific wildcard keeps unknown REST paths, any method, in the REST shape.
+  app.all('/', restNotFound);
+  app.all('/*', restNotFound);
+  await app.register(deviceRestRoutes);
+  await app.register(auditRoutes);
+};

@@ -1,0 +1,296 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../server/accounts/service';
+import type { AppContext } from '../../server/context';
+import { CODES } from '../../src/domain/envelope';
+import { canAccess, type AccessRequest } from '../../src/domain/policy';
+import { levelToRole, type Level } from '../../src/domain/roles';
+import { FLEET_ASSIGNMENTS, T0, demoTokens, seedFleet, snapshot, type DemoName } from './fleet';
+import { DEMO } from './http';
+import { STORE_KINDS, useStore } from './stores';
+
+/**
+ * The permission matrix (issue 4, point 3): every endpoint × every role × a target in the caller's
+ * scope, one out of it and one that does not exist, generated from the one table below. What is
+ * expected comes from the shared policy (canAccess) and the scope rules of decisions.md:
+ * - a role the policy refuses gets 40300 whatever the target, and nothing is written;
+ * - an allowed role gets 20000 for a target in its scope;
+ * - a target out of its scope is answered exactly like one that does not exist (no leak), and nothing
+ *   is written;
+ * - every list answers only records in the caller's scope, and filtering for an out-of-scope record
+ *   finds nothing, exactly like filtering for a missing one.
+ */
+
+const ROLES: readonly DemoName[] = ['admin', 'first', 'second', 'client'];
+const LEVEL_OF: Record<DemoName, Level> = { admin: 0, first: 1, second: 2, client: 3 };
+const MISSING_DEVICE = 'OC-ZZ';
+const MISSING_ACCOUNT = 'nobody-here';
+
+/** Accounts added to the demo tree so that each administrator has one account to act on and one it must not touch. */
+const EXTRA_ACCOUNTS = [
+  { account: 'admin-kid', level: 1, under: 'admin', devices: ['OC-C1'] },
+  { account: 'first-kid', level: 2, under: 'first', devices: ['OC-A1', 'OC-B1'] },
+  { account: 'second-kid', level: 3, under: 'second', devices: ['OC-A2'] },
+] as const;
+
+/** The devices each role manages (the super administrator: all). */
+const MANAGED: Record<DemoName, readonly string[] | 'all'> = {
+  admin: 'all',
+  first: FLEET_ASSIGNMENTS.first ?? [],
+  second: FLEET_ASSIGNMENTS.second ?? [],
+  client: FLEET_ASSIGNMENTS.client ?? [],
+};
+
+/** Each role's subtree (itself and every account below it). */
+const SUBTREE: Record<DemoName, readonly string[] | 'all'> = {
+  admin: 'all',
+  first: ['first', 'second', 'client', 'first-kid', 'second-kid'],
+  second: ['second', 'client', 'second-kid'],
+  client: ['client'],
+};
+
+/** True when the account is in the role's subtree; `new-<creator>-<n>` accounts are made by the add_Admin cells below. */
+const inSubtree = (role: DemoName, account: string): boolean => {
+  const subtree = SUBTREE[role];
+  const creator = /^new-(\w+)-\d+$/.exec(account)?.[1];
+  return subtree === 'all' || subtree.includes(creator ?? account);
+};
+
+type Scope = 'in' | 'out' | 'missing';
+const SCOPES: readonly Scope[] = ['in', 'out', 'missing'];
+
+/** A device the role manages, one it does not (none for the super administrator), one that does not exist. */
+const DEVICE_TARGET: Record<DemoName, Record<Scope, string | undefined>> = {
+  admin: { in: 'OC-C2', out: undefined, missing: MISSING_DEVICE },
+  first: { in: 'OC-B2', out: 'OC-C2', missing: MISSING_DEVICE },
+  second: { in: 'OC-A2', out: 'OC-B2', missing: MISSING_DEVICE },
+  client: { in: 'OC-A1', out: 'OC-A2', missing: MISSING_DEVICE },
+};
+
+/** An account strictly below the role, one outside its subtree, one that does not exist. */
+const ACCOUNT_TARGET: Record<DemoName, Record<Scope, string | undefined>> = {
+  admin: { in: 'admin-kid', out: undefined, missing: MISSING_ACCOUNT },
+  first: { in: 'first-kid', out: 'admin-kid', missing: MISSING_ACCOUNT },
+  second: { in: 'second-kid', out: 'first-kid', missing: MISSING_ACCOUNT },
+  client: { in: 'second-kid', out: 'first-kid', missing: MISSING_ACCOUNT },
+};
+
+interface Request {
+  method: 'POST' | 'GET' | 'DELETE';
+  url: string;
+  body?: unknown;
+}
+
+interface ActionEndpoint {
+  name: string;
+  policy: AccessRequest;
+  /** What the target is: a device or an account. */
+  target: 'device' | 'account';
+  request: (target: string, role: DemoName, cell: number) => Request;
+}
+
+const upstream = (path: string, body: unknown): Request => ({ method: 'POST', url: `/upstream${path}`, body });
+
+/** Every action endpoint of the upstream contract and the REST API that names one device or account. */
+const ACTIONS: readonly ActionEndpoint[] = [
+  {
+    name: 'order/change_permission',
+    policy: { resource: 'devices', action: 'changePermission' },
+    target: 'device',
+    request: (Id) => upstream('/order/change_permission', { Id }),
+  },
+  {
+    name: 'order/change_state',
+    policy: { resource: 'devices', action: 'changeState' },
+    target: 'device',
+    request: (Id) => upstream('/order/change_state', { Id, State: 'Repair' }),
+  },
+  {
+    name: 'device/update_OCProperty',
+    policy: { resource: 'devices', action: 'edit' },
+    target: 'device',
+    request: (Id) => upstream('/device/update_OCProperty', { Id, name: 'Renamed', Type: 2, Location: 'Hall Z' }),
+  },
+  {
+    name: 'POST /api/v1/devices/:Id/secret',
+    policy: { resource: 'devices', action: 'edit' },
+    target: 'device',
+    request: (Id) => ({ method: 'POST', url: `/api/v1/devices/${Id}/secret` }),
+  },
+  {
+    // The device is the scoped part: a new account may be given only devices its creator manages.
+    name: 'add_Admin',
+    policy: { resource: 'accounts', action: 'create' },
+    target: 'device',
+    request: (Id, role, cell) =>
+      upstream('/add_Admin', { Account: `new-${role}-${cell}`, Code: 'Fresh2026x', Level: Math.min(LEVEL_OF[role] + 1, 3), DeviceIds: [Id] }),
+  },
+  {
+    name: 'code/Admin_reset_Code',
+    policy: { resource: 'accounts', action: 'resetPassword' },
+    target: 'account',
+    request: (Account) => upstream('/code/Admin_reset_Code', { Account }),
+  },
+  {
+    name: 'assign_Devices',
+    policy: { resource: 'accounts', action: 'assignDevices' },
+    target: 'account',
+    request: (Account, role) => upstream('/assign_Devices', { Account, DeviceIds: [DEVICE_TARGET[role].in] }),
+  },
+];
+
+interface ListEndpoint {
+  name: string;
+  policy: AccessRequest;
+  path: string;
+  /** The filter that names one record's device (or account). */
+  filterFor: (target: string) => Record<string, unknown>;
+  /** The device (or account) a listed record belongs to. */
+  ownerOf: (record: Record<string, unknown>) => string;
+  target: 'device' | 'account';
+}
+
+const LISTS: readonly ListEndpoint[] = [
+  { name: 'list/get_OCProperty', policy: { resource: 'devices', action: 'list' }, path: '/list/get_OCProperty', target: 'device', filterFor: (Id) => ({ Id: [Id] }), ownerOf: (r) => String(r.Id) },
+  { name: 'list/get_OCState', policy: { resource: 'state-records', action: 'list' }, path: '/list/get_OCState', target: 'device', filterFor: (Id) => ({ Id: [Id] }), ownerOf: (r) => String(r.Id) },
+  { name: 'list/get_Records', policy: { resource: 'orders', action: 'list' }, path: '/list/get_Records', target: 'device', filterFor: (Id) => ({ Id: [Id] }), ownerOf: (r) => String(r.Id) },
+  { name: 'get_Admins', policy: { resource: 'accounts', action: 'list' }, path: '/get_Admins', target: 'account', filterFor: (Account) => ({ Account }), ownerOf: (r) => String(r.Account) },
+];
+
+const roleOf = (name: DemoName) => levelToRole(LEVEL_OF[name]);
+/** The envelope's code; a REST success is a bare record, so a 2xx without one counts as 20000. */
+const codeOf = (response: LightMyRequestResponse): number => {
+  const { code } = response.json<{ code?: number }>();
+  return code === undefined && response.statusCode < 300 ? CODES.ok : Number(code);
+};
+
+/** An answer with the target's name blanked, to compare an out-of-scope answer with a missing one. */
+const shapeOf = (response: LightMyRequestResponse, target: string): string =>
+  `${response.statusCode} ${response.body.split(target).join('<target>')}`;
+
+describe.each(STORE_KINDS)('permission matrix (%s)', (kind) => {
+  const store = useStore(kind);
+  let app: FastifyInstance;
+  let ctx: AppContext;
+  let tokens: Record<DemoName, string>;
+
+  const send = (role: DemoName, { method, url, body }: Request) =>
+    app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${tokens[role]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+
+  /** The data tables and the audit trail (sessions aside: using a token touches them). */
+  const state = async () => {
+    const audit = await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    return `${await snapshot(ctx)} audit=${String(audit.n)}`;
+  };
+
+  beforeAll(async () => {
+    ctx = store.context();
+    await seedFleet(ctx);
+    for (const extra of EXTRA_ACCOUNTS) {
+      const upper = await ctx.db.selectFrom('accounts').select('id').where('account', '=', extra.under).executeTakeFirstOrThrow();
+      const row = await createAccount(ctx, { account: extra.account, password: 'Kid2026xx', level: extra.level, subId: upper.id });
+      await ctx.db
+        .insertInto('account_devices')
+        .values(extra.devices.map((device_id) => ({ account_id: row.id, device_id, created_at: T0 })))
+        .execute();
+    }
+  });
+
+  /** Each test gets its own app (the store closes apps after each test) and fresh tokens. */
+  const ready = async () => {
+    app = await store.app({ now: () => T0 });
+    tokens = await demoTokens(app);
+  };
+
+  let cell = 0;
+  describe.each(ACTIONS.map((endpoint) => [endpoint.name, endpoint] as const))('%s', (_name, endpoint) => {
+    it.each(ROLES)('as %s: in scope allowed by the policy, out of scope answered like missing, refusals write nothing', async (role) => {
+      await ready();
+      const allowed = canAccess(roleOf(role), endpoint.policy);
+      const targets = endpoint.target === 'device' ? DEVICE_TARGET[role] : ACCOUNT_TARGET[role];
+      const answers: Partial<Record<Scope, string>> = {};
+      for (const scope of SCOPES) {
+        const target = targets[scope];
+        if (target === undefined) continue;
+        cell += 1;
+        const before = await state();
+        const response = await send(role, endpoint.request(target, role, cell));
+        const code = codeOf(response);
+        const where = `${endpoint.name} as ${role} on ${scope} ${target}: ${response.body}`;
+        answers[scope] = shapeOf(response, target);
+        if (!allowed) expect(code, where).toBe(CODES.forbidden);
+        else if (scope === 'in') expect(code, where).toBe(CODES.ok);
+        else expect(code, where).not.toBe(CODES.ok);
+        if (!allowed || scope !== 'in') expect(await state(), `${where} wrote something`).toBe(before);
+      }
+      if (answers.out !== undefined) expect(answers.out, `${endpoint.name} as ${role}: out of scope vs missing`).toBe(answers.missing);
+      if (!allowed) expect(answers.in).toBe(answers.missing);
+    });
+  });
+
+  describe.each(LISTS.map((endpoint) => [endpoint.name, endpoint] as const))('%s', (_name, endpoint) => {
+    it.each(ROLES)('as %s: lists only its scope; an out-of-scope filter finds what a missing one finds', async (role) => {
+      await ready();
+      const allowed = canAccess(roleOf(role), endpoint.policy);
+      const all = await send(role, upstream(endpoint.path, { current: 1, pageSize: 1000 }));
+      if (!allowed) {
+        expect(codeOf(all), all.body).toBe(CODES.forbidden);
+        return;
+      }
+      expect(codeOf(all), all.body).toBe(CODES.ok);
+      const { list, total } = all.json<{ data: { list: Record<string, unknown>[]; total: number } }>().data;
+      expect(list.length).toBe(total);
+      expect(total).toBeGreaterThan(0);
+      const devices = MANAGED[role];
+      for (const record of list) {
+        const owner = endpoint.ownerOf(record);
+        const visible = endpoint.target === 'device' ? devices === 'all' || devices.includes(owner) : inSubtree(role, owner);
+        expect(visible, `${endpoint.name} leaked ${owner} to ${role}`).toBe(true);
+      }
+
+      const targets = endpoint.target === 'device' ? DEVICE_TARGET[role] : { in: role, out: ACCOUNT_TARGET[role].out, missing: MISSING_ACCOUNT };
+      const found: Partial<Record<Scope, string>> = {};
+      for (const scope of SCOPES) {
+        const target = targets[scope];
+        if (target === undefined) continue;
+        const response = await send(role, upstream(endpoint.path, { current: 1, pageSize: 10, filter: endpoint.filterFor(target) }));
+        const answer = response.json<{ data: { total: number } }>().data;
+        found[scope] = shapeOf(response, target);
+        if (scope === 'in') expect(answer.total, `${endpoint.name} ${role} ${target}`).toBeGreaterThan(0);
+        else expect(answer.total, `${endpoint.name} ${role} ${target}`).toBe(0);
+      }
+      if (found.out !== undefined) expect(found.out).toBe(found.missing);
+    });
+  });
+
+  it('the audit log answers each role only entries of its subtree (client: its own) on devices it sees', async () => {
+    await ready();
+    const ids = Object.fromEntries(
+      (await ctx.db.selectFrom('accounts').select(['id', 'account']).execute()).map((row) => [row.id, row.account]),
+    );
+    for (const role of ROLES) {
+      const response = await send(role, { method: 'GET', url: '/api/v1/audit-log?range=[0,999]' });
+      expect(response.statusCode, response.body).toBe(200);
+      const entries = response.json<{ actor: string; deviceId: string | null }[]>();
+      const rows = await ctx.db.selectFrom('audit_log').select(['actor_id', 'device_id']).execute();
+      const subtree = role === 'client' ? ['client'] : SUBTREE[role];
+      const devices = MANAGED[role];
+      const expected = rows.filter(
+        (row) =>
+          (subtree === 'all' || (row.actor_id !== null && subtree.includes(ids[row.actor_id] ?? ''))) &&
+          (devices === 'all' || row.device_id === null || devices.includes(row.device_id)),
+      );
+      expect(entries.length, `audit entries for ${role}`).toBe(expected.length);
+      for (const entry of entries) {
+        if (subtree !== 'all') expect(subtree).toContain(entry.actor);
+        if (devices !== 'all' && entry.deviceId !== null) expect(devices).toContain(entry.deviceId);
+      }
+    }
+    expect(Object.keys(DEMO)).toEqual(ROLES);
+  });
+});
