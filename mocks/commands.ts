@@ -2,26 +2,51 @@ import { http } from 'msw';
 import { z } from 'zod';
 import { CODES } from '../src/domain/envelope';
 import { isAcceptablePassword } from '../src/domain/password';
-import { ACCOUNT_COMMANDS } from '../src/resources/accounts/config';
+import { seededRandomFor } from '../src/domain/random';
+import {
+  addAdminBodySchema,
+  adminResetBodySchema,
+  assignDevicesBodySchema,
+  selfResetBodySchema,
+  type ResetAnswer,
+} from '../src/resources/accounts/commands';
+import { ACCOUNT_COMMANDS, ACCOUNT_ENDPOINTS, accountsConfig } from '../src/resources/accounts/config';
+import { mayCreateAt } from '../src/resources/accounts/levels';
 import { DEVICE_COMMANDS, DEVICE_STATES } from '../src/resources/devices/config';
 import type { WireRecord } from '../src/resources/model';
 import { badInputMessage, readJson, type AccessCheck } from './access';
-import { MOCK_ACCOUNTS, mockAccountOf } from './auth';
+import { endSessionsOf, mockAccountId, mockAccountOf, mockCredentials, type MockCredentials } from './auth';
 import { fail, ok } from './envelope';
 import { upstreamRefusal } from './upstream';
 
 const deviceIdSchema = z.object({ Id: z.string().trim().optional() });
 
+/** A password the mock "generates" on reset: deterministic per mock server, and always within the rule. */
+const resetCodes = () => {
+  const random = seededRandomFor('mock:reset');
+  const letters = 'abcdefghjkmnpqrstuvwxyz';
+  const pick = (alphabet: string) => alphabet[Math.floor(random() * alphabet.length)] ?? 'a';
+  return (): string => {
+    const code = `${pick(letters.toUpperCase())}${Array.from({ length: 7 }, () => pick(letters)).join('')}${Math.floor(random() * 9000) + 1000}`;
+    return isAcceptablePassword(code) ? code : `${code}Aa1`;
+  };
+};
+
 /**
  * The upstream's commands: a device's permission and state (spec point 6's mock: an empty device Id is
- * code 401 'device ID cannot be empty'), and the password calls. `tables` are the seeded resources.
+ * code 401 'device ID cannot be empty'), and the account calls of decisions.md ("Account hierarchy"),
+ * validated with the shared schemas of src/resources/accounts/commands.ts and answering as the server
+ * does. `tables` are the seeded resources; `credentials` the sign-in accounts' passwords (mocks/auth.ts).
  */
-export const commandHandlers = (base: string, tables: Map<string, WireRecord[]>, check: AccessCheck) => {
+export const commandHandlers = (
+  base: string,
+  tables: Map<string, WireRecord[]>,
+  check: AccessCheck,
+  credentials: MockCredentials = mockCredentials(),
+) => {
   const devices = () => tables.get('devices') ?? [];
-  const accounts = () => tables.get('accounts') ?? [];
-  // Password changes are remembered here; the mock sign-in keeps the passwords of mocks/auth.ts.
-  const codes = new Map(Object.entries(MOCK_ACCOUNTS).map(([account, { Code }]) => [account, Code]));
-  let resets = 0;
+  const accounts = () => tables.get(accountsConfig.name) ?? [];
+  const newCode = resetCodes();
 
   /** The command's device, or the answer refusing it. */
   const deviceCommand = async (request: Request, action: 'changePermission' | 'changeState') => {
@@ -36,6 +61,33 @@ export const commandHandlers = (base: string, tables: Map<string, WireRecord[]>,
 
   const touch = (device: WireRecord, change: WireRecord) => Object.assign(device, change, { UpdateTime: Date.now() });
 
+  /** The signed-in caller (a sign-in account: its name and level). */
+  const callerOf = (request: Request) => {
+    const account = mockAccountOf(request) ?? '';
+    const credential = credentials.get(account);
+    return credential ? { account, level: credential.Level } : undefined;
+  };
+
+  /** An account listed by get_Admins, other than the caller: the server's "strictly below the caller". */
+  const subordinate = (caller: string, account: string) =>
+    account === caller ? undefined : accounts().find((record) => record.Account === account);
+
+  /** The accounts below `account` (SubAdmin chains; the seeded ones may loop, so each is visited once). */
+  const below = (account: string): WireRecord[] => {
+    const found: WireRecord[] = [];
+    const seen = new Set([account]);
+    for (let frontier = [account]; frontier.length > 0; ) {
+      const next = accounts().filter((record) => frontier.includes(String(record.SubAdmin)) && !seen.has(String(record.Account)));
+      next.forEach((record) => seen.add(String(record.Account)));
+      found.push(...next);
+      frontier = next.map((record) => String(record.Account));
+    }
+    return found;
+  };
+
+  /** 40000 naming DeviceIds for the first device the caller does not manage (in the mocks: one that does not exist). */
+  const unmanaged = (ids: readonly string[]) => ids.find((id) => !devices().some((device) => device.Id === id));
+
   return [
     http.post(`${base}${DEVICE_COMMANDS.changePermission}`, async ({ request }) => {
       const { refused, device } = await deviceCommand(request, 'changePermission');
@@ -49,28 +101,88 @@ export const commandHandlers = (base: string, tables: Map<string, WireRecord[]>,
       if (!state.success) return fail(CODES.badInput, badInputMessage(state.error));
       return ok(touch(device, { State: state.data.State }));
     }),
-    http.post(`${base}${ACCOUNT_COMMANDS.resetPassword}`, async ({ request }) => {
-      const refused = upstreamRefusal(request, check, 'accounts', 'resetPassword');
+
+    // add_Admin: only at a Level strictly greater than the caller's, under the caller.
+    http.post(`${base}${ACCOUNT_ENDPOINTS.create}`, async ({ request }) => {
+      const refused = upstreamRefusal(request, check, accountsConfig.name, 'create');
       if (refused) return refused;
-      const body = z.object({ Account: z.string().trim().min(1) }).safeParse(await readJson(request));
+      const caller = callerOf(request);
+      if (!caller) return fail(CODES.notSignedIn, 'not logged in');
+      const body = addAdminBodySchema.safeParse(await readJson(request));
+      if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
+      const { Account, Level, DeviceIds = [] } = body.data;
+      if (!mayCreateAt(caller.level, Level)) return fail(CODES.badInput, 'Level: must be lower than your own account level');
+      if (credentials.has(Account) || accounts().some((record) => record.Account === Account)) {
+        return fail(CODES.badInput, `Account: account ${Account} already exists`);
+      }
+      const stranger = unmanaged(DeviceIds);
+      if (stranger) return fail(CODES.badInput, `DeviceIds: device ${stranger} is not one you manage`);
+      const record: WireRecord = {
+        Account,
+        SubId: mockAccountId(caller.account),
+        Level,
+        SubAdmin: caller.account,
+        DeviceIds: [...new Set(DeviceIds)].sort(),
+      };
+      accounts().unshift(record);
+      return ok(record);
+    }),
+
+    // Admin_reset_Code: a new password shown once; the account must change it, and its sessions end.
+    http.post(`${base}${ACCOUNT_COMMANDS.resetPassword}`, async ({ request }) => {
+      const refused = upstreamRefusal(request, check, accountsConfig.name, 'resetPassword');
+      if (refused) return refused;
+      const caller = callerOf(request);
+      if (!caller) return fail(CODES.notSignedIn, 'not logged in');
+      const body = adminResetBodySchema.safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
       const { Account } = body.data;
-      if (!codes.has(Account) && !accounts().some((record) => record.Account === Account)) return fail(CODES.notFound, 'account not found');
-      resets += 1;
-      const NewCode = `Reset${String(resets).padStart(4, '0')}x`;
-      codes.set(Account, NewCode);
-      return ok({ NewCode });
+      const credential = credentials.get(Account);
+      const isBelow = credential ? credential.Level > caller.level : subordinate(caller.account, Account);
+      if (!isBelow) return fail(CODES.notFound, 'account not found');
+      const NewCode = newCode();
+      if (credential) {
+        Object.assign(credential, { Code: NewCode, mustChangeCode: true });
+        endSessionsOf(Account);
+      }
+      return ok<ResetAnswer>({ NewCode });
     }),
+
+    // self_reset_Code: the current password, and a new one within the rule and different from it.
     http.post(`${base}${ACCOUNT_COMMANDS.changeOwnPassword}`, async ({ request }) => {
       const account = mockAccountOf(request);
-      if (!account) return fail(CODES.notSignedIn, 'not logged in');
-      const body = z
-        .object({ OldCode: z.string(), NewCode: z.string().refine(isAcceptablePassword, 'at least 6 characters, no spaces, upper and lower case letters and digits') })
-        .safeParse(await readJson(request));
+      const credential = account ? credentials.get(account) : undefined;
+      if (!credential) return fail(CODES.notSignedIn, 'not logged in');
+      const body = selfResetBodySchema.safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
-      if (codes.get(account) !== body.data.OldCode) return fail(CODES.badInput, 'OldCode: wrong password');
-      codes.set(account, body.data.NewCode);
+      if (credential.Code !== body.data.OldCode) return fail(CODES.badInput, 'OldCode: the current password is wrong');
+      if (body.data.NewCode === body.data.OldCode) return fail(CODES.badInput, 'NewCode: must differ from the current password');
+      Object.assign(credential, { Code: body.data.NewCode, mustChangeCode: false });
       return ok(null);
+    }),
+
+    // assign_Devices: the account's devices become exactly DeviceIds; a device taken away leaves its subtree too.
+    http.post(`${base}${ACCOUNT_COMMANDS.assignDevices}`, async ({ request }) => {
+      const refused = upstreamRefusal(request, check, accountsConfig.name, 'assignDevices');
+      if (refused) return refused;
+      const caller = callerOf(request);
+      if (!caller) return fail(CODES.notSignedIn, 'not logged in');
+      const body = assignDevicesBodySchema.safeParse(await readJson(request));
+      if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
+      const { Account, DeviceIds } = body.data;
+      const target = subordinate(caller.account, Account);
+      if (!target) return fail(CODES.notFound, 'account not found');
+      if (target.Level === 0) return fail(CODES.badInput, 'Account: a super administrator manages every device');
+      const stranger = unmanaged(DeviceIds);
+      if (stranger) return fail(CODES.badInput, `DeviceIds: device ${stranger} is not one you manage`);
+      const wanted = [...new Set(DeviceIds)].sort();
+      const before = Array.isArray(target.DeviceIds) ? target.DeviceIds.map(String) : [];
+      const removed = new Set(before.filter((id) => !wanted.includes(id)));
+      target.DeviceIds = wanted;
+      for (const record of below(Account)) {
+        if (Array.isArray(record.DeviceIds)) record.DeviceIds = record.DeviceIds.filter((id) => !removed.has(String(id)));
+      }
+      return ok(target);
     }),
   ];
 };

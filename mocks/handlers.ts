@@ -1,7 +1,7 @@
 import type { ResourceConfig } from '../src/resources/types';
 import { RESOURCE_CONFIGS } from '../src/resources';
 import { sharedPolicy, type AccessCheck } from './access';
-import { authHandlers } from './auth';
+import { authHandlers, mockCredentials, mustChangeCodeGate } from './auth';
 import { commandHandlers } from './commands';
 import { restResourceHandlers } from './rest';
 import { seedTables } from './seed';
@@ -16,18 +16,23 @@ export interface MockOptions {
 
 /**
  * Every call the console makes, mocked with msw: sign-in, each configured resource (generated from its
- * configuration, over freshly seeded data) and the upstream's commands. Each call gets its own data.
+ * configuration, over freshly seeded data) and the upstream's commands. Each call gets its own data and
+ * its own passwords. The first matching handler answers, so the order is: the 40300 gate of an account
+ * that must change its password, sign-in, the commands (add_Admin with the level rule before the
+ * generated create), then the generated resource handlers.
  */
 export const handlers = (upstreamBase: string, restBase: string, { resources = RESOURCE_CONFIGS, canAccess = sharedPolicy }: MockOptions = {}) => {
   const tables = seedTables(resources);
   const tableOf = (config: ResourceConfig) => tables.get(config.name) ?? [];
+  const credentials = mockCredentials();
   return [
-    ...authHandlers(upstreamBase),
+    mustChangeCodeGate(upstreamBase, credentials),
+    ...authHandlers(upstreamBase, credentials),
+    ...commandHandlers(upstreamBase, tables, canAccess, credentials),
     ...resources.flatMap((config) =>
       config.adapter === 'upstream'
         ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess)
         : restResourceHandlers(restBase, config, tableOf(config), canAccess),
     ),
-    ...commandHandlers(upstreamBase, tables, canAccess),
   ];
 };

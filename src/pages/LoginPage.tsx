@@ -45,7 +45,8 @@ export const LoginPage = () => {
     if (account.trim() === '' || password === '') return;
     setSubmitting(true);
     try {
-      await login({ username: account.trim(), password }, target);
+      // An account whose password was reset goes to the password form first, then on to `target`.
+      await login({ username: account.trim(), password, redirect: target }, target);
       if (remember) localStorage.setItem(REMEMBERED_ACCOUNT_KEY, account.trim());
       else localStorage.removeItem(REMEMBERED_ACCOUNT_KEY);
     } catch (error) {

@@ -2,7 +2,7 @@ import type { AuthProvider } from 'react-admin';
 import { CODES } from '../domain/envelope';
 import type { CurrentUser, LoginResult } from '../domain/auth';
 import { canAccess } from '../domain/policy';
-import { levelToRole, type Role } from '../domain/roles';
+import { DEFAULT_LEVEL, isLevel, levelToRole, type Role } from '../domain/roles';
 import type { HttpClient } from './httpClient';
 import { loginPathFor } from '../routes/loginPath';
 import type { TokenStore } from './tokenStore';
@@ -24,6 +24,42 @@ export interface SignedInUser extends CurrentUser {
   role: Role;
 }
 
+/**
+ * decisions.md, "Account hierarchy": after an administrator's reset the account must choose a new
+ * password at its next sign-in, and until it has, the server refuses its other calls (40300). Sign-in
+ * answers `mustChangeCode: true`; the console keeps that here (localStorage, so a reload keeps it) with
+ * the account's name and level, and sends every page to the password form until the change succeeds.
+ */
+export const MUST_CHANGE_CODE_KEY = 'mustChangeCode';
+/** Where the password is changed: the user settings page (its password part). */
+export const PASSWORD_CHANGE_PATH = '/user/setting';
+
+type PendingChange = Pick<CurrentUser, 'Account' | 'Level'>;
+
+const pendingChange = (): PendingChange | undefined => {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(MUST_CHANGE_CODE_KEY) ?? 'null');
+    if (typeof stored !== 'object' || stored === null) return undefined;
+    const { Account, Level } = stored as Partial<PendingChange>;
+    return typeof Account === 'string' ? { Account, Level: isLevel(Level) ? Level : DEFAULT_LEVEL } : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** True while the signed-in account must change its password before anything else. */
+export const mustChangeCode = (): boolean => pendingChange() !== undefined;
+
+/** Called once the new password is accepted: the console is open again. */
+export const passwordChanged = (): void => localStorage.removeItem(MUST_CHANGE_CODE_KEY);
+
+/** The password form, with the page to go on to afterwards (`redirect`, as on the login page). */
+export const passwordChangePath = (redirect?: string): string =>
+  // Only console paths (as afterLoginPath, which reads it back, also insists), and never the form itself.
+  redirect && redirect.startsWith('/') && !redirect.startsWith('//') && !redirect.startsWith(PASSWORD_CHANGE_PATH)
+    ? `${PASSWORD_CHANGE_PATH}?${new URLSearchParams({ redirect }).toString()}`
+    : PASSWORD_CHANGE_PATH;
+
 export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens: TokenStore }) => {
   // One load of the signed-in user per sign-in, shared by identity, permissions and canAccess.
   let currentUser: Promise<SignedInUser> | undefined;
@@ -36,6 +72,12 @@ export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens:
       .then((user) => ({ ...user, role: levelToRole(user.Level) }))
       .catch((error: unknown) => {
         currentUser = undefined;
+        // The server answers its user info while a password must be changed; should one refuse it (40300),
+        // the sign-in's own answer still says who this is, and the password form can be shown.
+        const pending = pendingChange();
+        if (pending && (error as { code?: unknown } | null)?.code === CODES.forbidden) {
+          return { ...pending, SubId: null, SubAdmin: null, avatar: '', role: levelToRole(pending.Level) };
+        }
         throw mustSignOut(error) ? error : new SignOutError(error instanceof Error ? error.message : 'user');
       });
     return currentUser;
@@ -43,15 +85,24 @@ export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens:
 
   const forget = () => {
     tokens.clear();
+    passwordChanged();
     currentUser = undefined;
   };
 
   return {
-    async login({ username, password }: { username: string; password: string }) {
+    /**
+     * `redirect` is the page the visitor is going to; an account that must change its password goes to
+     * the password form first (react-admin follows `redirectTo`), and on from there.
+     */
+    async login({ username, password, redirect }: { username: string; password: string; redirect?: string }) {
       forget();
       const result = await http.post<LoginResult>('/login', { Account: username, Code: password });
       if (!result.State) throw new Error('app.login.wrong');
       tokens.set(result.token);
+      if (!result.mustChangeCode) return undefined;
+      const pending: PendingChange = { Account: result.Account, Level: result.Level };
+      localStorage.setItem(MUST_CHANGE_CODE_KEY, JSON.stringify(pending));
+      return { redirectTo: passwordChangePath(redirect) };
     },
     async logout() {
       // Sign-out always happens locally, whether or not the server call works.
@@ -80,6 +131,8 @@ export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens:
     },
     async canAccess({ action, resource }) {
       if (!tokens.get()) return false;
+      // Until the reset password is changed, only the page that changes it is open (the server agrees).
+      if (mustChangeCode() && resource !== 'user-setting') return false;
       return canAccess((await loadUser()).role, { action, resource });
     },
   } satisfies AuthProvider;

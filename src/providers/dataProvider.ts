@@ -1,9 +1,11 @@
 import type { DataProvider } from 'react-admin';
+import { CODES } from '../domain/envelope';
+import type { AdminResetBody, AssignDevicesBody, ResetAnswer, SelfResetBody } from '../resources/accounts/commands';
 import { ACCOUNT_COMMANDS } from '../resources/accounts/config';
 import { DEVICE_COMMANDS, type DeviceState } from '../resources/devices/config';
-import { findResource } from '../resources/model';
+import { findResource, sourcesIn, type WireRecord } from '../resources/model';
 import type { ResourceConfig } from '../resources/types';
-import { quietly, type HttpClient } from './httpClient';
+import { quietly, UpstreamError, type HttpClient } from './httpClient';
 import { createRestProvider } from './rest';
 import type { TokenStore } from './tokenStore';
 import { createUpstreamProvider } from './upstream';
@@ -29,6 +31,34 @@ const METHODS = [
 type Method = (typeof METHODS)[number];
 type Call = (resource: string, params: unknown) => Promise<unknown>;
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The field a 40000 message names (decisions.md: "msg names the field"), among `fields`: the server
+ * writes it first ("Code cannot be empty", the mocks' "Level: …") or in parentheses ("… (Level)",
+ * "…（OldCode）"), a list's item with its index ("DeviceIds.0"). Undefined when it names none of them.
+ */
+export const namedField = (message: string, fields: readonly string[]): string | undefined =>
+  fields.find((field) => {
+    const name = `${escape(field)}(?:\\.\\d+)?`;
+    return new RegExp(`^${name}(?![\\w])|[(（]${name}[)）]`, 'u').test(message);
+  });
+
+/** The field of the form that a failed call's 40000 names, or undefined. */
+export const badInputField = (error: unknown, fields: readonly string[]): string | undefined =>
+  error instanceof UpstreamError && error.code === CODES.badInput ? namedField(error.message, fields) : undefined;
+
+/**
+ * A 40000 that names a field of the form becomes react-admin's server-side validation error
+ * (`body.errors`): the message shows under that field instead of as a toast.
+ */
+const onTheField = (config: ResourceConfig, view: 'create' | 'edit', error: unknown): unknown => {
+  const field = badInputField(error, sourcesIn(config, view));
+  if (!field || !(error instanceof UpstreamError)) return error;
+  const body: object = typeof error.body === 'object' && error.body !== null ? error.body : {};
+  return new UpstreamError(error.message, error.code, error.status, { ...body, errors: { [field]: error.message } });
+};
+
 /**
  * The console's one data provider: each resource goes to the upstream or the REST adapter as its
  * configuration says (a REST resource under its `path`), and the upstream's commands are custom methods.
@@ -42,7 +72,9 @@ export const createDataProvider = ({ http, restBase, tokens, resources }: DataPr
     const config = findResource(resources, resource);
     const [adapter, name] = config.adapter === 'upstream' ? [upstream, resource] : [rest, config.path ?? resource];
     // Every adapter method has react-admin's (resource, params) signature; only the record types differ.
-    return (adapter[method] as Call)(name, params);
+    const call = (adapter[method] as Call)(name, params);
+    const view = method === 'create' ? 'create' : method === 'update' ? 'edit' : undefined;
+    return view ? call.catch((error: unknown) => Promise.reject(onTheField(config, view, error))) : call;
   };
 
   return {
@@ -54,10 +86,13 @@ export const createDataProvider = ({ http, restBase, tokens, resources }: DataPr
       await http.post(DEVICE_COMMANDS.changeState, { Id, State });
     },
     /** The new password is shown once to the administrator; the account must change it at next sign-in. */
-    resetPassword: ({ Account }: { Account: string }) => http.post<{ NewCode: string }>(ACCOUNT_COMMANDS.resetPassword, { Account }),
-    changeOwnPassword: async ({ OldCode, NewCode }: { OldCode: string; NewCode: string }): Promise<void> => {
+    resetPassword: ({ Account }: AdminResetBody) => http.post<ResetAnswer>(ACCOUNT_COMMANDS.resetPassword, { Account }),
+    /** The caller's own password; a wrong OldCode is 40000 naming OldCode. */
+    changeOwnPassword: async ({ OldCode, NewCode }: SelfResetBody): Promise<void> => {
       await http.post(ACCOUNT_COMMANDS.changeOwnPassword, { OldCode, NewCode });
     },
+    /** The account's managed devices become exactly DeviceIds; answers the account as the list shows it. */
+    assignDevices: ({ Account, DeviceIds }: AssignDevicesBody) => http.post<WireRecord>(ACCOUNT_COMMANDS.assignDevices, { Account, DeviceIds }),
   } satisfies DataProvider;
 };
 

@@ -18,6 +18,7 @@ import type { Role } from '../domain/roles';
 import { WorkplacePage } from '../pages/WorkplacePage';
 import { PlannedPage } from '../pages/PlannedPage';
 import { ExceptionPage } from '../pages/ExceptionPage';
+import { UserSettingPage } from '../pages/UserSettingPage';
 import { RESOURCES } from '../resources';
 import { MENU_ROUTES, mayOpenRoute, type MenuPath, type MenuRoute } from './menu';
 
@@ -48,7 +49,7 @@ const SCREENS: Record<MenuPath, { icon: SvgIconComponent; element: ReactElement 
   '/other/order-list': { icon: ListAltIcon, element: resourceList('orders') },
   '/other/manager': { icon: ManageAccountsIcon, element: resourceList('accounts') },
   '/user/info': { icon: PersonIcon, element: planned('app.menu.userInfo') },
-  '/user/setting': { icon: SettingsIcon, element: planned('app.menu.userSetting') },
+  '/user/setting': { icon: SettingsIcon, element: <UserSettingPage /> },
   '/exception/403': { icon: BlockIcon, element: <ExceptionPage status={403} /> },
   '/exception/404': { icon: SearchOffIcon, element: <ExceptionPage status={404} /> },
   '/exception/500': { icon: ErrorIcon, element: <ExceptionPage status={500} /> },

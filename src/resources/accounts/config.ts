@@ -5,7 +5,8 @@ import { defineResource } from '../types';
 /**
  * decisions.md, "Account hierarchy": the accounts an administrator manages (`get_Admins`) and creates
  * (`add_Admin` with `{ Account, Code, Level, DeviceIds? }`). The server decides which levels a creator may
- * give and puts the new account under the creator; password resets are the custom `resetPassword` call.
+ * give (creatableLevels, levels.ts, is the same rule) and puts the new account under the creator; the
+ * password calls and device assignment are custom data provider methods (commands.ts has their bodies).
  */
 /** Password calls (spec point 7): an administrator resets another's, anyone changes their own; and device assignment. */
 export const ACCOUNT_COMMANDS = {
@@ -14,6 +15,9 @@ export const ACCOUNT_COMMANDS = {
   assignDevices: '/assign_Devices',
 } as const;
 
+/** The list and create calls (the generated views and the mocks use them by name). */
+export const ACCOUNT_ENDPOINTS = { list: '/get_Admins', create: '/add_Admin' } as const;
+
 export const accountsConfig = defineResource({
   name: 'accounts',
   menu: { group: 'other', order: 30 },
@@ -21,13 +25,14 @@ export const accountsConfig = defineResource({
   representation: 'Account',
   defaultSort: { field: 'Account', order: 'ASC' },
   adapter: 'upstream',
-  endpoints: { list: '/get_Admins', create: '/add_Admin' },
+  endpoints: ACCOUNT_ENDPOINTS,
   fields: {
     Account: { kind: 'text', maxLength: ACCOUNT_MAX, required: true, views: ['list', 'filter', 'sort', 'show', 'create'] },
     Code: { kind: 'password', required: true, views: ['create'] },
+    // Field order is column order: the spec's admin list shows Account, SubId, Level, SubAdmin.
+    SubId: { kind: 'number', integer: true, min: 1, max: Number.MAX_SAFE_INTEGER, views: ['list', 'show'] },
     Level: { kind: 'enum', choices: LEVELS, defaultValue: DEFAULT_LEVEL, required: true, views: ['list', 'filter', 'sort', 'show', 'create'] },
     SubAdmin: { kind: 'reference', reference: 'accounts', searchBy: 'Account', views: ['list', 'filter', 'show'] },
-    SubId: { kind: 'number', integer: true, min: 1, max: Number.MAX_SAFE_INTEGER, views: ['show'] },
     DeviceIds: { kind: 'reference', reference: 'devices', searchBy: 'Id', many: true, views: ['list', 'show', 'create'] },
   },
   labels: {
