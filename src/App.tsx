@@ -44,7 +44,8 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
   const config = useMemo(() => ({ ...defaultConfig, ...overrides }), [overrides]);
   const { http, authProvider, dataProvider, store, queryClient } = useMemo(() => {
     const tokens = localTokenStore(config.tokenKey);
-    const http = createHttpClient({ baseUrl: config.upstreamBase, tokens, locale: () => i18nProvider.getLocale() });
+    const locale = () => i18nProvider.getLocale();
+    const http = createHttpClient({ baseUrl: config.upstreamBase, tokens, locale });
     // A lost session is final: retrying it would only delay the sign-out by react-query's back-off.
     const queryClient = new QueryClient({
       defaultOptions: { queries: { retry: (count, error) => count < 3 && !mustSignOut(error) } },
@@ -52,7 +53,7 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
     return {
       http,
       authProvider: createAuthProvider({ http, tokens }),
-      dataProvider: createDataProvider({ http, restBase: config.restBase, tokens, resources: RESOURCE_CONFIGS }),
+      dataProvider: createDataProvider({ http, restBase: config.restBase, tokens, resources: RESOURCE_CONFIGS, locale }),
       store: consoleStore(),
       queryClient,
     };

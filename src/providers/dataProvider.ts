@@ -13,6 +13,8 @@ import { createUpstreamProvider } from './upstream';
 export interface DataProviderOptions {
   http: HttpClient;
   restBase: string;
+  /** The console's language, for the REST API's messages (the upstream client has its own). */
+  locale?: () => string;
   tokens: TokenStore;
   resources: readonly ResourceConfig[];
 }
@@ -63,10 +65,10 @@ const onTheField = (config: ResourceConfig, view: 'create' | 'edit', error: unkn
  * The console's one data provider: each resource goes to the upstream or the REST adapter as its
  * configuration says (a REST resource under its `path`), and the upstream's commands are custom methods.
  */
-export const createDataProvider = ({ http, restBase, tokens, resources }: DataProviderOptions) => {
+export const createDataProvider = ({ http, restBase, tokens, resources, locale }: DataProviderOptions) => {
   // react-admin announces failed data calls itself; the HTTP client announces only the custom methods'.
   const upstream: DataProvider = createUpstreamProvider(quietly(http), resources);
-  const rest = createRestProvider(restBase, tokens);
+  const rest = createRestProvider(restBase, tokens, locale);
 
   const route = (method: Method): Call => async (resource, params) => {
     const config = findResource(resources, resource);

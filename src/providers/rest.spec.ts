@@ -7,10 +7,13 @@ import { createRestProvider } from './rest';
 
 const server = createMockServer(UPSTREAM, REST, { resources: [sitesConfig], canAccess: policyWithSites });
 const authorizations: (string | null)[] = [];
+const languages: (string | null)[] = [];
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
   server.events.on('request:start', ({ request }) => {
-    if (request.url.startsWith(REST)) authorizations.push(request.headers.get('authorization'));
+    if (!request.url.startsWith(REST)) return;
+    authorizations.push(request.headers.get('authorization'));
+    languages.push(request.headers.get('accept-language'));
   });
 });
 afterEach(() => server.resetHandlers());
@@ -32,6 +35,17 @@ describe('REST adapter (ra-data-simple-rest under /api/v1)', () => {
     expect(data).toHaveLength(20);
     const names = data.map((site) => String(site.name));
     expect([...names].sort().reverse()).toEqual(names);
+  });
+
+  it("asks for messages in the console's language, whatever the browser's", async () => {
+    const { tokens } = await mockSession('admin');
+    let locale = 'en-US';
+    const provider = createRestProvider(REST, tokens, () => locale);
+    await provider.getOne('chamber-sites', { id: 1 });
+    expect(languages.at(-1)).toBe('en-US');
+    locale = 'zh-CN';
+    await provider.getOne('chamber-sites', { id: 1 });
+    expect(languages.at(-1)).toBe('zh-CN');
   });
 
   it('creates, reads, updates and deletes by id', async () => {

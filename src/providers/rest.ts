@@ -4,11 +4,18 @@ import type { TokenStore } from './tokenStore';
 
 /**
  * The REST resources under `/api/v1` (alarms, audit log, ...) in ra-data-simple-rest's shape, with the
- * same bearer token as the upstream calls. A 401 answer becomes react-admin's HttpError, on which the
- * authProvider signs out.
+ * same bearer token and language as the upstream calls (the server words its messages in the console's
+ * language, not the browser's). A 401 answer becomes react-admin's HttpError, on which the authProvider
+ * signs out.
  */
-export const createRestProvider = (restBase: string, tokens: TokenStore): DataProvider =>
+export const createRestProvider = (restBase: string, tokens: TokenStore, locale?: () => string): DataProvider =>
   simpleRestProvider(restBase, (url: string, options: fetchUtils.Options = {}) => {
     const token = tokens.get();
-    return fetchUtils.fetchJson(url, token ? { ...options, user: { authenticated: true, token: `Bearer ${token}` } } : options);
+    const headers = new Headers(options.headers ?? { Accept: 'application/json' });
+    if (locale) headers.set('Accept-Language', locale());
+    return fetchUtils.fetchJson(url, {
+      ...options,
+      headers,
+      ...(token ? { user: { authenticated: true, token: `Bearer ${token}` } } : {}),
+    });
   });
