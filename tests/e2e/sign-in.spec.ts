@@ -11,7 +11,7 @@ const ACCOUNTS = [
 ] as const;
 
 /** What each role's menu must hold (decisions.md): user manager closed to client, 403 page admin only. */
-const COMMON = ['工作台', '氧舱监控', '设备状态', '设备管理', '订单管理', '订单列表', '用户信息', '用户设置', '404', '500'];
+const COMMON = ['工作台', '氧舱监控', '设备状态', '设备管理', '订单管理', '订单列表', '用户信息', '用户设置', '审计日志', '404', '500'];
 const MENU: Record<(typeof ACCOUNTS)[number]['account'], string[]> = {
   admin: [...COMMON, '用户管理', '403'],
   first: [...COMMON, '用户管理'],
