@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createPasswordHasher } from './auth/passwords';
 import { authPlugin } from './auth/plugin';
 import type { Config } from './config';
@@ -7,8 +7,9 @@ import type { AppContext } from './context';
 import { createDatabase } from './db/database';
 import { databasePlugin } from './db/plugin';
 import { healthPlugin } from './health';
-import { httpPlugin } from './http/plugin';
+import { errorHandler, httpPlugin } from './http/plugin';
 import { loggerOptions } from './logger';
+import { orderSweeperPlugin } from './orders/sweeper';
 import { REST_PREFIX, restPlugin } from './rest/plugin';
 import { upstreamPlugin } from './upstream';
 
@@ -36,6 +37,8 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
     // A hop count trusts that many proxies in front of the server.
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1024 * 1024,
+    // A malformed URL (`/upstream/%ZZ`) fails before routing: answer it like any bad input, in the envelope.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void errorHandler(error, request, reply),
   };
   const app: FastifyInstance =
     typeof logger === 'boolean'
@@ -55,6 +58,7 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
   app.decorate('ctx', ctx);
 
   void app.register(databasePlugin, { database });
+  void app.register(orderSweeperPlugin);
   void app.register(httpPlugin);
   void app.register(authPlugin);
   void app.register(healthPlugin);

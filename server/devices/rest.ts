@@ -4,6 +4,7 @@ import { deviceIdSchema } from '../../src/resources/devices/commands';
 import { devicesConfig } from '../../src/resources/devices/config';
 import { actorOf } from '../audit/actor';
 import { requireAccess, signedIn } from '../auth/guard';
+import { noPayload } from '../auth/routes';
 import type { ZodTypeProvider } from '../http/validation';
 import { deleteDevice, registerDevice, rotateDeviceSecret } from './registry';
 import { deviceEditBody } from './update';
@@ -38,8 +39,8 @@ export const deviceRestRoutes: FastifyPluginAsync = async (instance) => {
 
   app.post(
     '/devices/:Id/secret',
-    // Issuing credentials is registration's right (admin); the request body, if any, is ignored.
-    { schema: { params: deviceParams }, onRequest: requireAccess({ resource, action: 'create' }) },
+    // Issuing credentials is registration's right (admin); the call takes no body.
+    { schema: { params: deviceParams, body: noPayload }, onRequest: requireAccess({ resource, action: 'create' }) },
     async (request) => rotateDeviceSecret(app.ctx, signedIn(request), actorOf(request), request.params.Id),
   );
 

@@ -13,6 +13,14 @@ export interface ZodTypeProvider extends FastifyTypeProvider {
   serializer: this['schema'] extends z.ZodType ? z.input<this['schema']> : unknown;
 }
 
+/**
+ * The shared schemas name their own rules by the console's short keys (crud.validation.<key>); the
+ * server's catalogue words them under these.
+ */
+const SHARED_RULE_KEYS: Record<string, MessageKey> = {
+  password: 'validation.weakPassword',
+};
+
 /** Wire fields whose emptiness the spec words in its own way (its login mock). */
 const EMPTY_FIELD_KEYS: Record<string, MessageKey> = {
   Account: 'validation.accountEmpty',
@@ -37,8 +45,57 @@ const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown => {
   return current;
 };
 
-const fieldName = (path: readonly PropertyKey[], part: string): string =>
-  path.length === 0 ? part : path.map((segment) => String(segment)).join('.');
+/** Longest field name repeated in a msg; a longer (unknown) one is cut. */
+export const SHOWN_FIELD_MAX = 64;
+
+/**
+ * One segment of a field name as a msg shows it: as sent, but cut at SHOWN_FIELD_MAX characters, and
+ * quoted as JSON when it would vanish or mislead in a sentence (empty, edged with spaces, control or
+ * invisible characters), so `unknown field: ""` still names the field.
+ */
+export const shownSegment = (segment: PropertyKey): string => {
+  const text = String(segment);
+  const cut = text.length > SHOWN_FIELD_MAX ? `${text.slice(0, SHOWN_FIELD_MAX)}…` : text;
+  return cut === '' || cut.trim() !== cut || /[\p{C}\p{Z}]/u.test(cut.replace(/ /g, '')) ? JSON.stringify(cut) : cut;
+};
+
+export const fieldName = (path: readonly PropertyKey[], part: string): string =>
+  path.length === 0 ? part : path.map(shownSegment).join('.');
+
+/**
+ * The path of the first string, value or key, that holds U+0000 (NUL), or undefined. Neither store keeps
+ * it (PostgreSQL refuses it, which was a 500), so inputs with it are refused. Iterative, with parent
+ * links: a body nested 100,000 levels deep costs no stack and no quadratic path copies.
+ */
+export const nulCharacterPath = (data: unknown): PropertyKey[] | undefined => {
+  interface Node {
+    value: unknown;
+    key: PropertyKey | undefined;
+    parent: Node | undefined;
+  }
+  const pathOf = (node: Node | undefined, last?: PropertyKey): PropertyKey[] => {
+    const path: PropertyKey[] = last === undefined ? [] : [last];
+    for (let at = node; at !== undefined && at.key !== undefined; at = at.parent) path.push(at.key);
+    return path.reverse();
+  };
+  const stack: Node[] = [{ value: data, key: undefined, parent: undefined }];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const { value } = node;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return pathOf(node);
+    } else if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index -= 1) stack.push({ value: value[index], key: index, parent: node });
+    } else if (typeof value === 'object' && value !== null) {
+      const entries = Object.entries(value);
+      for (let index = entries.length - 1; index >= 0; index -= 1) {
+        const [key, inner] = entries[index] as [string, unknown];
+        if (key.includes('\u0000')) return pathOf(node, key);
+        stack.push({ value: inner, key, parent: node });
+      }
+    }
+  }
+  return undefined;
+};
 
 const typeKeyOf = (expected: string): MessageKey => {
   const key = `type.${expected}`;
@@ -70,7 +127,9 @@ export const describeIssue = (issue: z.core.$ZodIssue, data: unknown, part: stri
   }
   const field = fieldName(issue.path, part);
   const emptyKey = issue.path.length === 1 ? EMPTY_FIELD_KEYS[String(issue.path[0])] : undefined;
-  const value = valueAt(data, issue.path);
+  // The value the issue is about: as zod saw it when it reports it (parseInput asks it to), which also
+  // holds after a transform (a REST query's JSON text); else looked up in the input by the issue's path.
+  const value = 'input' in issue ? issue.input : valueAt(data, issue.path);
   const isEmpty =
     value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
   if (emptyKey !== undefined && isEmpty) return { key: emptyKey, params: { field } };
@@ -93,7 +152,8 @@ export const describeIssue = (issue: z.core.$ZodIssue, data: unknown, part: stri
     case 'invalid_value':
       return { key: 'validation.oneOf', params: { field, values: issue.values.map((v) => String(v)).join(', ') } };
     case 'custom': {
-      const custom: unknown = issue.params?.messageKey;
+      const named: unknown = issue.params?.messageKey;
+      const custom = typeof named === 'string' && Object.hasOwn(SHARED_RULE_KEYS, named) ? SHARED_RULE_KEYS[named] : named;
       const code = codeOf(issue.params);
       return typeof custom === 'string' && isMessageKey(custom)
         ? { key: custom, params: { ...textParams(issue.params), field }, ...(code === undefined ? {} : { code }) }
@@ -125,7 +185,9 @@ export class ValidationError extends AppError {
 
 /** Parses `data` with `schema`, throwing ValidationError (40000) on bad input. For use outside routes. */
 export const parseInput = <S extends z.ZodType>(schema: S, data: unknown, part = 'body'): z.output<S> => {
-  const result = schema.safeParse(data);
+  const nul = nulCharacterPath(data);
+  if (nul !== undefined) throw new ValidationError({ key: 'validation.nulCharacter', params: { field: fieldName(nul, part) } }, part);
+  const result = schema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
   const [first] = result.error.issues;
   throw new ValidationError(

@@ -23,6 +23,8 @@ export const passwordProblem = (password: string): PasswordProblem | null => {
 
 export const isAcceptablePassword = (password: string): boolean => passwordProblem(password) === null;
 
-export const newPasswordSchema = z
-  .string()
-  .refine(isAcceptablePassword, { message: 'at least 6 characters, no spaces, upper and lower case letters and digits' });
+/** `messageKey: 'password'` names the rule's message: the console's crud.validation.password, the server's validation.weakPassword. */
+export const newPasswordSchema = z.string().refine(isAcceptablePassword, {
+  message: 'at least 6 characters, no spaces, upper and lower case letters and digits',
+  params: { messageKey: 'password' },
+});
