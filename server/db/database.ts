@@ -15,6 +15,10 @@ export interface Database {
 }
 
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/** How much of the database file SQLite reads through a memory map (256 MiB). */
+export const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
+/** SQLite's page cache per connection, KiB (32 MiB; the default is 2 MB). */
+export const SQLITE_CACHE_KIB = 32 * 1024;
 
 const INT8_OID = 20;
 
@@ -37,6 +41,11 @@ export const openSqlite = (file: string, synchronous: SqliteSynchronous): Sqlite
   connection.pragma(`synchronous = ${synchronous}`);
   connection.pragma('foreign_keys = ON');
   connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  // Reads: the file memory-mapped (pages read in place, no read() call and copy per page) and a larger
+  // page cache than the default 2 MB for the B-tree pages lists walk. Measured by `npm run bench:api`
+  // (bench/README.md): about 10 % less CPU per state-record page. Per connection; the server holds one.
+  connection.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
+  connection.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   return connection;
 };
 

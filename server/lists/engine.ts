@@ -1,8 +1,9 @@
-import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type AliasedRawBuilder, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { readableEntries, type WireRecord } from '../../src/resources/model';
 import type { FilterValue, ListAnswer, ListBody, Range } from '../../src/resources/query';
 import type { FieldConfig, ResourceConfig } from '../../src/resources/types';
 import { filterableFields, sortableFields } from '../../src/resources/query';
+import { narrowScopesPlugin } from './narrow';
 
 /**
  * Paged lists in SQL with the meaning the console's adapter and the mocks give them
@@ -124,10 +125,19 @@ const EVERYTHING = sql<SqlBool>`1 = 1`;
 /** `%text%` for LIKE, with LIKE's own characters escaped by a backslash. */
 export const containsPattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
+/** The values of a list filter as the column stores them, without duplicates; those no row can hold dropped. */
+const storedList = (col: Column, value: readonly unknown[]): (string | number)[] => [
+  ...new Set(value.map((item) => stored(col, item)).filter((item) => item !== undefined)),
+];
+
+/** A text field's string filter is a case-insensitive "contains"; every other scalar matches exactly. */
+const isContains = (field: FieldConfig, col: Column, value: FilterValue): value is string =>
+  field.kind === 'text' && typeof value === 'string' && col.type === 'text';
+
 const condition = (field: FieldConfig, col: Column, value: FilterValue): Expression<SqlBool> => {
   const ref = sql.ref(col.ref);
   if (Array.isArray(value)) {
-    const values = [...new Set(value.map((item) => stored(col, item)).filter((item) => item !== undefined))];
+    const values = storedList(col, value);
     return values.length === 0 ? NOTHING : sql<SqlBool>`${ref} in (${sql.join(values)})`;
   }
   if (isRange(value)) {
@@ -136,51 +146,104 @@ const condition = (field: FieldConfig, col: Column, value: FilterValue): Express
     if (value.lte !== undefined) bounds.push(sql<SqlBool>`${ref} <= ${value.lte}`);
     return bounds.length === 0 ? EVERYTHING : sql<SqlBool>`(${sql.join(bounds, sql` and `)})`;
   }
-  if (field.kind === 'text' && typeof value === 'string' && col.type === 'text') {
+  if (isContains(field, col, value)) {
     return sql<SqlBool>`lower(${ref}) like ${containsPattern(value)} escape ${sql.lit('\\')}`;
   }
   const exact = stored(col, value);
   return exact === undefined ? NOTHING : sql<SqlBool>`${ref} = ${exact}`;
 };
 
-/** The filter as one condition (every field's condition must hold); undefined when there is none. */
-export const filterCondition = (listing: Listing, filter: ListBody['filter']): Expression<SqlBool> | undefined => {
-  const parts: Expression<SqlBool>[] = [];
+/** Each filtered field with its column; the body schema allows only filterable fields, each with a column. */
+const filterEntries = (listing: Listing, filter: ListBody['filter']): [FieldConfig, Column, FilterValue][] => {
+  const entries: [FieldConfig, Column, FilterValue][] = [];
   for (const [source, value] of Object.entries(filter ?? {})) {
     if (value === undefined) continue;
     const col = listing.columns[source];
     const field = listing.config.fields[source];
-    // The body schema allows only filterable fields, and each of them has a column (listingProblems).
     if (col === undefined || field === undefined) throw new Error(`${listing.config.name}: no column to filter ${source}`);
-    parts.push(condition(field, col, value));
+    entries.push([field, col, value]);
   }
+  return entries;
+};
+
+/** The filter as one condition (every field's condition must hold); undefined when there is none. */
+export const filterCondition = (listing: Listing, filter: ListBody['filter']): Expression<SqlBool> | undefined => {
+  const parts = filterEntries(listing, filter).map(([field, col, value]) => condition(field, col, value));
   return parts.length === 0 ? undefined : sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+};
+
+/**
+ * The columns the filter pins to a few exact values (`alias.column` → the values as stored): a list, or
+ * a scalar that matches exactly (not a text "contains", not a range). Their scope subqueries can be
+ * narrowed to these values (./narrow.ts).
+ */
+export const pinnedColumns = (listing: Listing, filter: ListBody['filter']): Map<string, (string | number)[]> => {
+  const pins = new Map<string, (string | number)[]>();
+  for (const [field, col, value] of filterEntries(listing, filter)) {
+    if (Array.isArray(value)) pins.set(col.ref, storedList(col, value));
+    else if (!isRange(value) && !isContains(field, col, value)) {
+      const exact = stored(col, value);
+      pins.set(col.ref, exact === undefined ? [] : [exact]);
+    }
+  }
+  return pins;
+};
+
+const idFieldsOf = (config: ResourceConfig): string[] => (typeof config.id === 'string' ? [config.id] : [...config.id]);
+
+/** What a listing's queries reuse on every call: its SELECT list, its tie-breakers, its ORDER BY items. */
+interface Prepared {
+  columns: [string, Column][];
+  /** Every column under its wire name. */
+  selection: AliasedRawBuilder<unknown, string>[];
+  /** The id fields that can be sorted by, the tie-breakers after the sort field. */
+  tieBreakers: string[];
+  orderItems: Map<string, RawBuilder<unknown>[]>;
+}
+
+const preparedListings = new WeakMap<Listing, Prepared>();
+
+const prepared = (listing: Listing): Prepared => {
+  let found = preparedListings.get(listing);
+  if (found === undefined) {
+    const { config } = listing;
+    found = {
+      columns: Object.entries(listing.columns),
+      selection: Object.entries(listing.columns).map(([source, col]) => sql.ref(col.ref).as(source)),
+      tieBreakers: sortableFields(config).filter((source) => idFieldsOf(config).includes(source)),
+      orderItems: new Map(),
+    };
+    preparedListings.set(listing, found);
+  }
+  return found;
 };
 
 /** ORDER BY items: the sort field (missing values last), then the id fields as tie-breakers. */
 export const orderItems = (listing: Listing, sort: ListBody['sort']): RawBuilder<unknown>[] => {
   const { config } = listing;
   const field = sort?.field ?? config.defaultSort.field;
-  const direction = sql.raw((sort?.order ?? config.defaultSort.order) === 'DESC' ? 'desc' : 'asc');
-  const keys = [...new Set([field, ...sortableFields(config).filter((source) => idFieldsOf(config).includes(source))])];
-  return keys.map((source) => {
+  const order = (sort?.order ?? config.defaultSort.order) === 'DESC' ? 'desc' : 'asc';
+  const cache = prepared(listing);
+  const key = `${order} ${field}`;
+  const known = cache.orderItems.get(key);
+  if (known !== undefined) return known;
+  const direction = sql.raw(order);
+  const keys = [...new Set([field, ...cache.tieBreakers])];
+  const items = keys.map((source) => {
     const col = listing.columns[source];
     if (col === undefined) throw new Error(`${config.name}: no column to sort by ${source}`);
     const ref = sql.ref(col.ref);
     return col.nullable ? sql`${ref} ${direction} nulls last` : sql`${ref} ${direction}`;
   });
+  // Sort fields are allow-listed by the body schema, so this holds at most two entries per sortable field.
+  cache.orderItems.set(key, items);
+  return items;
 };
-
-const idFieldsOf = (config: ResourceConfig): string[] => (typeof config.id === 'string' ? [config.id] : [...config.id]);
-
-/** The SELECT list: every column under its wire name. */
-const selection = (listing: Listing) =>
-  Object.entries(listing.columns).map(([source, col]) => sql.ref(col.ref).as(source));
 
 /** A row under wire names as the wire carries it: flags as booleans, numbers as numbers. */
 const toWire = (listing: Listing, row: Record<string, unknown>): WireRecord => {
   const record: WireRecord = {};
-  for (const [source, col] of Object.entries(listing.columns)) {
+  for (const [source, col] of prepared(listing).columns) {
     const value = row[source];
     if (value === null || value === undefined) record[source] = null;
     else if (col.type === 'flag') record[source] = Number(value) !== 0;
@@ -201,12 +264,14 @@ export const runList = async <D, TB extends keyof D>(
   body: ListBody,
 ): Promise<ListAnswer> => {
   const condition = filterCondition(listing, body.filter);
-  const filtered = condition === undefined ? base : base.where(condition);
+  const pins = pinnedColumns(listing, body.filter);
+  const where = condition === undefined ? base : base.where(condition);
+  const filtered = pins.size === 0 ? where : where.withPlugin(narrowScopesPlugin(pins));
   const counted = (await filtered.select(sql<number>`count(*)`.as('total')).executeTakeFirst()) as { total?: unknown } | undefined;
   const total = Number(counted?.total ?? 0);
   const offset = (body.current - 1) * body.pageSize;
   if (offset >= total) return { list: [], total };
-  let query = filtered.select(selection(listing));
+  let query = filtered.select(prepared(listing).selection);
   for (const item of orderItems(listing, body.sort)) query = query.orderBy(item);
   const rows = (await query.limit(body.pageSize).offset(offset).execute()) as Record<string, unknown>[];
   return { list: rows.map((row) => toWire(listing, row)), total };

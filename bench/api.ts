@@ -1,0 +1,267 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SqliteDatabase from 'better-sqlite3';
+import autocannon, { type Request, type Result } from 'autocannon';
+import { cpuTimeMs, startChild, type Child } from './children';
+import { machine, misses, table, TARGET, toRow, writeReport, type Measured, type Report, type Row } from './report';
+import {
+  API_PREFIX,
+  devicesScenario,
+  mixedScenario,
+  ordersScenario,
+  stateRecordsScenario,
+  unfilteredScenario,
+  type Scenario,
+} from './scenarios';
+import { ADMIN, DEVICES, ORDERS_PER_DEVICE, READINGS_PER_DEVICE, SCOPED_DEVICES, benchEnv, seed } from './seed';
+
+/**
+ * `npm run bench:api`: seeds a fresh SQLite store (1,000 devices, 1,000,000 state records, 100,000
+ * orders; bench/seed.ts), measures a bare Fastify route as the ceiling, then the real server's list
+ * endpoints signed in as a Level-1 administrator managing 300 of the devices, each server in a child
+ * process. Prints the table, writes bench/results/api-<date>.json and the table in bench/README.md, and
+ * exits 1 when a counted scenario misses the target (≥ 5,000 req/s and p99 ≤ 50 ms) or any answer is
+ * not 2xx. Settings (environment): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2),
+ * BENCH_CONNECTIONS (default 10), BENCH_ONLY (scenario names, comma-separated), BENCH_CPU_PROF (a
+ * directory: profile the server child with --cpu-prof), BENCH_DATA_DIR (reuse a store seeded before;
+ * kept), BENCH_NO_REPORT=1 (do not write results).
+ */
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(BENCH_DIR);
+
+const numberSetting = (name: string, fallback: number): number => {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number (got "${value}")`);
+  return parsed;
+};
+
+const settings = {
+  durationSeconds: numberSetting('BENCH_DURATION', 10),
+  warmupSeconds: numberSetting('BENCH_WARMUP', 2),
+  connections: numberSetting('BENCH_CONNECTIONS', 10),
+  informationalDurationSeconds: numberSetting('BENCH_INFO_DURATION', 5),
+  samplesChecked: 40,
+};
+const only = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name) => name !== '');
+const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
+
+const log = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+interface Envelope {
+  data?: { list?: unknown[]; total?: number; token?: string };
+  code?: number;
+  msg?: string;
+}
+
+const post = async (url: string, body: unknown, token?: string): Promise<{ status: number; envelope: Envelope }> => {
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify(body),
+  });
+  return { status: answer.status, envelope: (await answer.json()) as Envelope };
+};
+
+/** Checks sample answers of a scenario (its own generator, a different seed): 200, code 20000, the expected total and page. */
+const verify = async (baseUrl: string, token: string, scenario: Scenario): Promise<void> => {
+  for (let sample = 0; sample < settings.samplesChecked; sample += 1) {
+    const { body, total } = scenario.next();
+    const { status, envelope } = await post(`${baseUrl}${scenario.path}`, body, token);
+    const list = envelope.data?.list;
+    const expectedLength = Math.min(body.pageSize, Math.max(0, total - (body.current - 1) * body.pageSize));
+    if (status !== 200 || envelope.code !== 20000 || !Array.isArray(list) || envelope.data?.total !== total || list.length !== expectedLength || list.length === 0) {
+      throw new Error(
+        `${scenario.name}: ${JSON.stringify(body)} answered HTTP ${status} code ${String(envelope.code)} ${envelope.msg ?? ''}, total ${String(envelope.data?.total)} (expected ${total}), ${Array.isArray(list) ? list.length : 'no'} records (expected ${expectedLength})`,
+      );
+    }
+  }
+};
+
+const requestsOf = (scenarios: readonly Scenario[], headers: Record<string, string>): Request[] =>
+  scenarios.map((scenario) => ({
+    method: 'POST',
+    path: scenario.path,
+    headers,
+    setupRequest: (request) => ({ ...request, body: JSON.stringify(scenario.next().body) }),
+  }));
+
+const run = async (url: string, requests: Request[], durationSeconds: number, title: string): Promise<Result> =>
+  autocannon({ url, connections: settings.connections, pipelining: 1, duration: durationSeconds, timeout: 10, title, requests });
+
+/** A warm-up (not recorded), then the measured run against `target`. */
+const measure = async (target: Child, requests: () => Request[], durationSeconds: number, title: string): Promise<Measured> => {
+  await run(target.url, requests(), settings.warmupSeconds, `${title} (warm-up)`);
+  const before = cpuTimeMs(target.process.pid);
+  const result = await run(target.url, requests(), durationSeconds, title);
+  const after = cpuTimeMs(target.process.pid);
+  const serverCpuUs =
+    before === undefined || after === undefined || result.requests.total === 0
+      ? undefined
+      : Math.round(((after - before) * 1000) / result.requests.total);
+  const load = Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
+  log(
+    `  ${title}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}, server CPU ${serverCpuUs ?? '?'} µs/request, load ${load}`,
+  );
+  return { result, ...(serverCpuUs === undefined ? {} : { serverCpuUs }), load };
+};
+
+const sqliteVersion = (): string => {
+  const memory = new SqliteDatabase(':memory:');
+  try {
+    return (memory.prepare('select sqlite_version() as v').get() as { v: string }).v;
+  } finally {
+    memory.close();
+  }
+};
+
+const main = async (): Promise<number> => {
+  const date = new Date().toISOString();
+  const host = machine(sqliteVersion());
+  log(`bench:api ${date} on ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, SQLite ${host.sqlite ?? '?'}`);
+
+  const reused = process.env.BENCH_DATA_DIR;
+  const dataDir = reused ?? mkdtempSync(path.join(os.tmpdir(), 'oxygen-bench-'));
+  const children: Child[] = [];
+  let seeded: Awaited<ReturnType<typeof seed>> | undefined;
+  try {
+    if (reused === undefined) {
+      log(`seeding ${dataDir} …`);
+      seeded = await seed(dataDir);
+      log(`  seeded ${DEVICES} devices, ${seeded.stateRecords} state records, ${seeded.orders} orders in ${seeded.seconds.toFixed(1)} s`);
+    } else {
+      log(`reusing the store in ${dataDir}`);
+    }
+
+    const rows: Row[] = [];
+
+    // The ceiling: the same Fastify, a trivial POST route, in its own child process.
+    const ceiling = await startChild({ entry: 'bench/ceiling.ts', cwd: ROOT, env: { LOG_LEVEL: 'silent' }, readyPath: '/healthz' });
+    children.push(ceiling);
+    const ceilingCheck = await post(`${ceiling.url}/ceiling`, { current: 1, pageSize: 10 });
+    if (ceilingCheck.status !== 200 || ceilingCheck.envelope.data?.list?.length !== 10) throw new Error('the ceiling route does not answer');
+    log('ceiling (bare Fastify POST route):');
+    const ceilingRequests = (): Request[] => {
+      const scenario = stateRecordsScenario(1);
+      return [
+        {
+          method: 'POST',
+          path: '/ceiling',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${'x'.repeat(43)}` },
+          setupRequest: (request) => ({ ...request, body: JSON.stringify(scenario.next().body) }),
+        },
+      ];
+    };
+    const ceilingRow = toRow(
+      'ceiling',
+      'bare Fastify: one POST route, a list-like JSON body in, a 10-record envelope out',
+      false,
+      await measure(ceiling, ceilingRequests, settings.durationSeconds, 'ceiling'),
+    );
+    rows.push(ceilingRow);
+    await ceiling.stop();
+
+    // The real server (server/main.ts: migrate, bootstrap, listen), LOG_LEVEL silent.
+    const profileDir = process.env.BENCH_CPU_PROF;
+    const server = await startChild({
+      entry: 'server/main.ts',
+      cwd: ROOT,
+      env: benchEnv(dataDir),
+      nodeFlags: profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)],
+      readyPath: '/healthz',
+    });
+    children.push(server);
+    const login = await post(`${server.url}${API_PREFIX}/login`, ADMIN);
+    const token = login.envelope.data?.token;
+    if (login.status !== 200 || typeof token !== 'string') {
+      throw new Error(`sign-in as ${ADMIN.Account} failed: HTTP ${login.status} ${JSON.stringify(login.envelope)}`);
+    }
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+
+    const plans: { name: string; description: string; target: boolean; scenarios: (seed: number) => Scenario[]; duration: number }[] = [
+      { ...about(stateRecordsScenario), scenarios: (s) => [stateRecordsScenario(s)], duration: settings.durationSeconds },
+      { ...about(ordersScenario), scenarios: (s) => [ordersScenario(s)], duration: settings.durationSeconds },
+      { ...about(devicesScenario), scenarios: (s) => [devicesScenario(s)], duration: settings.durationSeconds },
+      {
+        name: 'mixed',
+        description: 'the three lists above in turn (one of each per round), as a console session moves between them',
+        target: true,
+        scenarios: mixedScenario,
+        duration: settings.durationSeconds,
+      },
+      { ...about(unfilteredScenario), scenarios: (s) => [unfilteredScenario(s)], duration: settings.informationalDurationSeconds },
+    ];
+
+    for (const plan of plans.filter((candidate) => wanted(candidate.name))) {
+      for (const scenario of plan.scenarios(9_999)) await verify(server.url, token, scenario);
+    }
+    log(`server (signed in as ${ADMIN.Account}, Level 1, ${SCOPED_DEVICES} of ${DEVICES} devices); sample answers checked:`);
+    let seedNumber = 1;
+    for (const plan of plans.filter((candidate) => wanted(candidate.name))) {
+      seedNumber += 10;
+      const base = seedNumber;
+      const measured = await measure(server, () => requestsOf(plan.scenarios(base), headers), plan.duration, plan.name);
+      rows.push({ ...toRow(plan.name, plan.description, plan.target, measured), ofCeiling: measured.result.requests.average / ceilingRow.requestsPerSecond });
+    }
+    await server.stop();
+
+    const problems = rows.flatMap(misses);
+    const report: Report = {
+      date,
+      machine: host,
+      settings: { ...settings, only, pipelining: 1, cpuProfile: profileDir !== undefined },
+      data: {
+        store: 'SQLite (WAL), fresh DATA_DIR in the system temp directory',
+        devices: DEVICES,
+        stateRecords: DEVICES * READINGS_PER_DEVICE,
+        orders: DEVICES * ORDERS_PER_DEVICE,
+        viewer: `${ADMIN.Account}: Level 1 under the super administrator, ${SCOPED_DEVICES} devices in account_devices`,
+        seedSeconds: seeded === undefined ? null : Math.round(seeded.seconds * 10) / 10,
+        seeding: 'accounts through the server code; bulk rows with better-sqlite3 prepared statements in large transactions; no ANALYZE',
+      },
+      target: TARGET,
+      rows,
+      met: problems.length === 0,
+      misses: problems,
+    };
+    log('');
+    log(table(rows));
+    log('');
+    if (process.env.BENCH_NO_REPORT !== '1') {
+      const file = writeReport(BENCH_DIR, report);
+      log(`results: ${path.relative(ROOT, file)} and bench/README.md`);
+    }
+    if (problems.length > 0) {
+      log(`TARGET MISSED (≥ ${TARGET.requestsPerSecond} req/s and p99 ≤ ${TARGET.p99Ms} ms per counted scenario, no non-2xx):`);
+      for (const problem of problems) log(`  - ${problem}`);
+      return 1;
+    }
+    log(`target met: every counted scenario ≥ ${TARGET.requestsPerSecond} req/s with p99 ≤ ${TARGET.p99Ms} ms, no non-2xx answers`);
+    return 0;
+  } finally {
+    for (const child of children) await child.stop();
+    if (reused === undefined) rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+function about(factory: (seed: number) => Scenario): { name: string; description: string; target: boolean } {
+  const { name, description, target } = factory(0);
+  return { name, description, target };
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench:api failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

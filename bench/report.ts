@@ -1,0 +1,155 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Result } from 'autocannon';
+
+/** The benchmark's results: one JSON file per run under bench/results/, the latest as a table in bench/README.md. */
+
+export const TARGET = { requestsPerSecond: 5_000, p99Ms: 50 } as const;
+
+export interface Machine {
+  os: string;
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  node: string;
+  sqlite?: string;
+}
+
+export const machine = (sqlite?: string): Machine => {
+  const cpus = os.cpus();
+  return {
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    ...(sqlite === undefined ? {} : { sqlite }),
+  };
+};
+
+export interface Row {
+  name: string;
+  description: string;
+  /** Counted against the target; false for the ceiling and informational scenarios. */
+  target: boolean;
+  requests: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p97_5: number; p99: number; max: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** The server process's CPU time per answered request, µs (Linux /proc). */
+  serverCpuUsPerRequest?: number;
+  /** The machine's 1-minute load average at the end of the run: above the core count, other work competed. */
+  load: number;
+  /** requests/s as a share of the ceiling's, measured in the same run. */
+  ofCeiling?: number;
+}
+
+export interface Measured {
+  result: Result;
+  serverCpuUs?: number;
+  load: number;
+}
+
+export const toRow = (name: string, description: string, target: boolean, { result, serverCpuUs, load }: Measured): Row => ({
+  name,
+  description,
+  target,
+  requests: result.requests.total,
+  requestsPerSecond: Math.round(result.requests.average),
+  latencyMs: {
+    p50: result.latency.p50,
+    p97_5: result.latency.p97_5,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    average: Math.round(result.latency.average * 100) / 100,
+  },
+  non2xx: result.non2xx,
+  errors: result.errors,
+  timeouts: result.timeouts,
+  ...(serverCpuUs === undefined ? {} : { serverCpuUsPerRequest: serverCpuUs }),
+  load,
+});
+
+/** What a row misses of the target, in words; empty when it meets it (or is not counted). */
+export const misses = (row: Row): string[] => {
+  const problems: string[] = [];
+  if (row.non2xx > 0 || row.errors > 0 || row.timeouts > 0) {
+    problems.push(`${row.name}: ${row.non2xx} non-2xx answers, ${row.errors} errors, ${row.timeouts} timeouts`);
+  }
+  if (!row.target) return problems;
+  if (row.requestsPerSecond < TARGET.requestsPerSecond) {
+    const short = TARGET.requestsPerSecond - row.requestsPerSecond;
+    problems.push(
+      `${row.name}: ${row.requestsPerSecond} req/s is ${short} (${((short / TARGET.requestsPerSecond) * 100).toFixed(1)} %) below ${TARGET.requestsPerSecond}`,
+    );
+  }
+  if (row.latencyMs.p99 > TARGET.p99Ms) {
+    const over = row.latencyMs.p99 - TARGET.p99Ms;
+    problems.push(`${row.name}: p99 ${row.latencyMs.p99} ms is ${over} ms (${((over / TARGET.p99Ms) * 100).toFixed(0)} %) above ${TARGET.p99Ms} ms`);
+  }
+  return problems;
+};
+
+const ms = (value: number): string => (value >= 10 ? value.toFixed(0) : value.toFixed(1));
+
+/** The results as a Markdown table (also printed: it reads as plain text). */
+export const table = (rows: readonly Row[]): string => {
+  const lines = [
+    '| scenario | counted | req/s | of ceiling | p50 ms | p97.5 ms | p99 ms | max ms | requests | non-2xx | server CPU µs/req | load |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const row of rows) {
+    const counted = row.name === 'ceiling' ? 'ceiling' : row.target ? (misses(row).length === 0 ? 'yes: met' : 'yes: MISSED') : 'info';
+    const share = row.ofCeiling === undefined ? '' : `${(row.ofCeiling * 100).toFixed(0)} %`;
+    lines.push(
+      `| ${row.name} | ${counted} | ${row.requestsPerSecond} | ${share} | ${ms(row.latencyMs.p50)} | ${ms(row.latencyMs.p97_5)} | ${ms(row.latencyMs.p99)} | ${ms(row.latencyMs.max)} | ${row.requests} | ${row.non2xx + row.errors} | ${row.serverCpuUsPerRequest ?? ''} | ${row.load.toFixed(1)} |`,
+    );
+  }
+  return lines.join('\n');
+};
+
+export interface Report {
+  date: string;
+  machine: Machine;
+  settings: Record<string, unknown>;
+  data: Record<string, unknown>;
+  target: typeof TARGET;
+  rows: Row[];
+  met: boolean;
+  misses: string[];
+}
+
+const START = '<!-- results:start -->';
+const END = '<!-- results:end -->';
+
+/** Writes bench/results/api-<date>.json and the latest table into bench/README.md; returns the JSON's path. */
+export const writeReport = (benchDir: string, report: Report): string => {
+  const resultsDir = path.join(benchDir, 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `api-${report.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+
+  const readmePath = path.join(benchDir, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const from = readme.indexOf(START);
+  const to = readme.indexOf(END);
+  if (from < 0 || to < from) throw new Error(`${readmePath} has no ${START} … ${END} section for the results`);
+  const m = report.machine;
+  const section = [
+    START,
+    `Latest run: **${report.date}** (${path.relative(benchDir, file)}), ${report.met ? '**target met**' : '**target MISSED**'}.`,
+    '',
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}${m.sqlite === undefined ? '' : `, SQLite ${m.sqlite}`}.`,
+    `Load: ${String(report.settings.connections)} connections, ${String(report.settings.durationSeconds)} s per scenario after a ${String(report.settings.warmupSeconds)} s warm-up, autocannon in the benchmark's process, each server in its own child process.`,
+    '',
+    table(report.rows),
+    '',
+    ...(report.misses.length === 0 ? [] : ['Missed:', '', ...report.misses.map((miss) => `- ${miss}`), '']),
+    END,
+  ].join('\n');
+  writeFileSync(readmePath, `${readme.slice(0, from)}${section}${readme.slice(to + END.length)}`);
+  return file;
+};

@@ -1,0 +1,207 @@
+import path from 'node:path';
+import { bootstrap } from '../server/accounts/bootstrap';
+import { createAccount } from '../server/accounts/service';
+import { createPasswordHasher } from '../server/auth/passwords';
+import { loadConfig, type Env } from '../server/config';
+import type { AppContext } from '../server/context';
+import { createDatabase, openSqlite } from '../server/db/database';
+import { migrateToLatest } from '../server/db/migrations';
+
+/**
+ * The benchmark's data set in a fresh SQLite DATA_DIR:
+ * - the super administrator (`bench-root`) and a first-level administrator (`bench-admin`, Level 1,
+ *   under it) managing SCOPED_DEVICES of the DEVICES devices through account_devices;
+ * - DEVICES devices, READINGS_PER_DEVICE state records each (one a minute, Time unique per device),
+ *   ORDERS_PER_DEVICE orders each.
+ *
+ * Accounts go through the server's own code (migrations, bootstrap, createAccount: real scrypt hashes).
+ * The bulk rows are written with plain better-sqlite3 prepared statements in large transactions: the
+ * server's services write one row at a time and would take minutes for a million readings. Rows are
+ * inserted in the order a live fleet produces them (readings minute by minute across all devices,
+ * orders by time), so the table's rowid order and the index pages look like a real store's.
+ * No ANALYZE is run: the server must plan well on a store nobody has tuned.
+ */
+
+export const DEVICES = 1_000;
+export const SCOPED_DEVICES = 300;
+export const READINGS_PER_DEVICE = 1_000;
+export const ORDERS_PER_DEVICE = 100;
+export const MINUTE = 60_000;
+/** The first reading's Time (2026-01-01T00:00:00Z); the last is READINGS_PER_DEVICE − 1 minutes later. */
+export const T0 = Date.UTC(2026, 0, 1);
+
+export const ROOT = { Account: 'bench-root', Code: 'BenchRoot2026' } as const;
+export const ADMIN = { Account: 'bench-admin', Code: 'BenchAdmin2026' } as const;
+
+export const deviceId = (index: number): string => `OC-${String(index).padStart(4, '0')}`;
+
+/** The Level-1 administrator's devices: 0–2, 10–12, 20–22, …: 300 of 1,000, spread over the fleet. */
+export const inScope = (index: number): boolean => index % 10 < 3;
+
+export const scopedDeviceIds = (): string[] =>
+  Array.from({ length: DEVICES }, (_, index) => index)
+    .filter(inScope)
+    .map(deviceId);
+
+/** The server's environment for this data set (the child server gets the same). */
+export const benchEnv = (dataDir: string): Env => ({
+  DATA_DIR: dataDir,
+  ADMIN_ACCOUNT: ROOT.Account,
+  ADMIN_PASSWORD: ROOT.Code,
+  LOG_LEVEL: 'silent',
+  CONSOLE_DIR: path.join(dataDir, 'no-console'),
+});
+
+export interface SeedResult {
+  file: string;
+  adminId: number;
+  stateRecords: number;
+  orders: number;
+  seconds: number;
+}
+
+/** A small deterministic generator (mulberry32), so every run seeds the same values. */
+const generator = (seed: number) => {
+  let state = seed >>> 0;
+  return (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+};
+
+const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
+
+export const seed = async (dataDir: string): Promise<SeedResult> => {
+  const started = performance.now();
+  const config = loadConfig(benchEnv(dataDir));
+  if (config.database.kind !== 'sqlite') throw new Error('the benchmark seeds SQLite only');
+  const file = config.database.file;
+
+  const database = createDatabase(config);
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    kind: database.kind,
+    now: Date.now,
+    passwords: createPasswordHasher(config.scryptCost),
+  };
+  let adminId: number;
+  try {
+    await migrateToLatest(database);
+    await bootstrap(ctx, () => undefined);
+    const root = await ctx.db.selectFrom('accounts').select('id').where('account', '=', ROOT.Account).executeTakeFirstOrThrow();
+    const admin = await createAccount(ctx, { account: ADMIN.Account, password: ADMIN.Code, level: 1, subId: root.id });
+    adminId = admin.id;
+  } finally {
+    await database.db.destroy();
+  }
+
+  const random = generator(20260101);
+  const connection = openSqlite(file, 'OFF');
+  try {
+    const now = Date.now();
+    const insertDevice = connection.prepare(
+      `insert into devices (id, name, type, permission, location, state, order_num, erd, online, last_seen_at, secret_hash, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, null, 0, ?, ?, null, ?, ?)`,
+    );
+    const insertAssignment = connection.prepare('insert into account_devices (account_id, device_id, created_at) values (?, ?, ?)');
+    const sites = ['Beijing', 'Shanghai', 'Guangzhou', 'Chengdu'];
+    const states = ['Work', 'Work', 'Work', 'Stop', 'Repair'];
+    connection.transaction(() => {
+      for (let index = 0; index < DEVICES; index += 1) {
+        const state = states[index % states.length] ?? 'Work';
+        const online = state === 'Repair' ? 0 : 1;
+        insertDevice.run(
+          deviceId(index),
+          `Chamber ${index}`,
+          (index % 5) + 1,
+          state === 'Work' ? 'Open' : 'Close',
+          `${sites[index % sites.length] ?? ''}, Hall ${String.fromCharCode(65 + (index % 8))}`,
+          state,
+          online,
+          online === 1 ? now : null,
+          now,
+          now,
+        );
+        if (inScope(index)) insertAssignment.run(adminId, deviceId(index), now);
+      }
+    })();
+
+    const insertReading = connection.prepare(
+      `insert into state_records (device_id, time, l, sp, st, ss, sl, sa, rcp, rrd, rcpi02, rgpi02, rct, rcrh, hm_hr, hm_sp02, hm_bp)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const ids = Array.from({ length: DEVICES }, (_, index) => deviceId(index));
+    const MINUTES_PER_TRANSACTION = 100;
+    for (let from = 0; from < READINGS_PER_DEVICE; from += MINUTES_PER_TRANSACTION) {
+      connection.transaction(() => {
+        for (let minute = from; minute < Math.min(from + MINUTES_PER_TRANSACTION, READINGS_PER_DEVICE); minute += 1) {
+          const time = T0 + minute * MINUTE;
+          for (const id of ids) {
+            const pressure = round(1 + random() * 0.5, 2);
+            insertReading.run(
+              id,
+              time,
+              minute % 2,
+              pressure,
+              60,
+              ['F', 'M', 'S'][minute % 3] ?? 'F',
+              1,
+              0,
+              pressure,
+              60 - (minute % 60),
+              round(20.5 + random() * 2, 2),
+              round(93 + random() * 2, 2),
+              round(20 + random() * 5, 1),
+              round(50 + random() * 20, 1),
+              60 + Math.floor(random() * 30),
+              95 + Math.floor(random() * 5),
+              `${115 + Math.floor(random() * 10)}/${75 + Math.floor(random() * 6)}`,
+            );
+          }
+        }
+      })();
+    }
+
+    const insertOrder = connection.prepare(
+      `insert into orders (order_num, device_id, time, set_t, oc, open_id, is_used, is_pass, finished_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const ORDERS = DEVICES * ORDERS_PER_DEVICE;
+    // Orders over the readings' span, in time order: order n at T0 + n·step, on a pseudo-random device
+    // chosen so that every device gets exactly ORDERS_PER_DEVICE orders.
+    const span = READINGS_PER_DEVICE * MINUTE;
+    const step = Math.floor(span / ORDERS);
+    connection.transaction(() => {
+      for (let n = 0; n < ORDERS; n += 1) {
+        const device = ids[(n * 7919) % DEVICES] ?? deviceId(0);
+        const time = T0 + n * step;
+        const used = random() < 0.6 ? 1 : 0;
+        insertOrder.run(
+          `B${String(n).padStart(8, '0')}`,
+          device,
+          time,
+          time + 30 * MINUTE,
+          String(100_000 + (n % 900_000)),
+          `oBench${n % 5000}`,
+          used,
+          used === 0 && random() < 0.3 ? 1 : 0,
+          used === 1 ? time + 90 * MINUTE : null,
+        );
+      }
+    })();
+    connection.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    connection.close();
+  }
+  return {
+    file,
+    adminId,
+    stateRecords: DEVICES * READINGS_PER_DEVICE,
+    orders: DEVICES * ORDERS_PER_DEVICE,
+    seconds: (performance.now() - started) / 1000,
+  };
+};
