@@ -14,33 +14,42 @@ const FASTIFY_BAD_INPUT: Record<string, MessageKey> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'validation.bodyTooLarge',
 };
 
-const send = (request: FastifyRequest, reply: FastifyReply, code: Code, key: MessageKey, params?: MessageParams) =>
-  reply.code(HTTP_STATUS[code]).send(fail(code, translate(languageOf(request), key, params)));
+/** A failure as the caller will read it: the envelope's code and a message in the caller's language. */
+export interface Failure {
+  code: Code;
+  message: string;
+}
+
+/**
+ * What any error means for the caller: an AppError says it itself; Fastify's own request errors are bad
+ * input; anything unexpected is logged and becomes 50000 with a generic message, so internals never leak.
+ * The upstream renders it as the envelope, the REST API as `{ message, code }`.
+ */
+export const failureOf = (error: FastifyError | AppError, request: FastifyRequest): Failure => {
+  const language = languageOf(request);
+  const said = (code: Code, key: MessageKey, params?: MessageParams): Failure => ({ code, message: translate(language, key, params) });
+  if (error instanceof AppError) return { code: error.code, message: error.render(language) };
+  const known = FASTIFY_BAD_INPUT[error.code];
+  if (known !== undefined) return said(CODES.badInput, known);
+  const status = error.statusCode ?? 500;
+  if (status === 404) return said(CODES.notFound, 'notFound');
+  if (status >= 400 && status < 500) {
+    request.log.info({ err: error }, 'request refused');
+    return said(CODES.badInput, 'validation.invalid', { field: 'request' });
+  }
+  request.log.error({ err: error }, 'request failed');
+  return said(CODES.failure, 'failure');
+};
 
 /** Answers 40400 in the envelope: used for unknown paths under API_PREFIX. */
 export const upstreamNotFound = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-  await send(request, reply, CODES.notFound, 'notFound');
+  await reply.code(HTTP_STATUS[CODES.notFound]).send(fail(CODES.notFound, translate(languageOf(request), 'notFound')));
 };
 
-/**
- * Every error becomes the envelope `{ data: null, status: 'fail', msg, code }` with the matching HTTP
- * status and a msg in the caller's language. Unexpected errors are logged and answered 50000 with a
- * generic msg: internals never leak.
- */
+/** Every error becomes the envelope `{ data: null, status: 'fail', msg, code }` with the matching HTTP status. */
 export const errorHandler = async (error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-  if (error instanceof AppError) {
-    return reply.code(error.statusCode).send(fail(error.code, error.render(languageOf(request))));
-  }
-  const known = FASTIFY_BAD_INPUT[error.code];
-  if (known !== undefined) return send(request, reply, CODES.badInput, known);
-  const status = error.statusCode ?? 500;
-  if (status === 404) return send(request, reply, CODES.notFound, 'notFound');
-  if (status >= 400 && status < 500) {
-    request.log.info({ err: error }, 'request refused');
-    return send(request, reply, CODES.badInput, 'validation.invalid', { field: 'request' });
-  }
-  request.log.error({ err: error }, 'request failed');
-  return send(request, reply, CODES.failure, 'failure');
+  const { code, message } = failureOf(error, request);
+  return reply.code(HTTP_STATUS[code]).send(fail(code, message));
 };
 
 /**
