@@ -24,7 +24,7 @@ export const stateRecordsConfig = defineResource({
     SS: { kind: 'enum', choices: ['F', 'M', 'S'], views: ['show', 'filter'] },
     SL: { kind: 'enum', choices: onOff, views: ['show'] },
     SA: { kind: 'enum', choices: onOff, views: ['show'] },
-    RCP: { kind: 'number', min: 0, max: 3, unit: 'ata', views: ['list', 'filter', 'sort', 'show'] },
+    RCP: { kind: 'number', min: 0, max: 6, unit: 'ata', views: ['list', 'filter', 'sort', 'show'] },
     RRD: { kind: 'number', integer: true, min: 0, max: 240, unit: 'minute', views: ['list', 'sort', 'show'] },
     RCPi02: { kind: 'number', min: 0, max: 100, unit: 'percent', views: ['list', 'filter', 'sort', 'show'] },
     RGPi02: { kind: 'number', min: 0, max: 100, unit: 'percent', views: ['show', 'sort'] },
