@@ -26,7 +26,8 @@ import { ADMIN, DEVICES, ORDERS_PER_DEVICE, READINGS_PER_DEVICE, SCOPED_DEVICES,
  * not 2xx. Settings (environment): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2),
  * BENCH_CONNECTIONS (default 10), BENCH_ONLY (scenario names, comma-separated), BENCH_CPU_PROF (a
  * directory: profile the server child with --cpu-prof), BENCH_DATA_DIR (reuse a store seeded before;
- * kept), BENCH_NO_REPORT=1 (do not write results).
+ * kept), BENCH_NO_REPORT=1 (do not write results), BENCH_WORKERS (WORKERS of the server and the
+ * ceiling alike, default 2).
  */
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -45,6 +46,8 @@ const settings = {
   warmupSeconds: numberSetting('BENCH_WARMUP', 2),
   connections: numberSetting('BENCH_CONNECTIONS', 10),
   informationalDurationSeconds: numberSetting('BENCH_INFO_DURATION', 5),
+  /** WORKERS of the server and of the ceiling: processes answering on the one port (node:cluster). */
+  workers: numberSetting('BENCH_WORKERS', 2),
   samplesChecked: 40,
 };
 const only = (process.env.BENCH_ONLY ?? '')
@@ -145,7 +148,12 @@ const main = async (): Promise<number> => {
     const rows: Row[] = [];
 
     // The ceiling: the same Fastify, a trivial POST route, in its own child process.
-    const ceiling = await startChild({ entry: 'bench/ceiling.ts', cwd: ROOT, env: { LOG_LEVEL: 'silent' }, readyPath: '/healthz' });
+    const ceiling = await startChild({
+      entry: 'bench/ceiling.ts',
+      cwd: ROOT,
+      env: { LOG_LEVEL: 'silent', WORKERS: String(settings.workers) },
+      readyPath: '/healthz',
+    });
     children.push(ceiling);
     const ceilingCheck = await post(`${ceiling.url}/ceiling`, { current: 1, pageSize: 10 });
     if (ceilingCheck.status !== 200 || ceilingCheck.envelope.data?.list?.length !== 10) throw new Error('the ceiling route does not answer');
@@ -175,7 +183,7 @@ const main = async (): Promise<number> => {
     const server = await startChild({
       entry: 'server/main.ts',
       cwd: ROOT,
-      env: benchEnv(dataDir),
+      env: { ...benchEnv(dataDir), WORKERS: String(settings.workers) },
       nodeFlags: profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)],
       readyPath: '/healthz',
     });

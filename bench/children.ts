@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /**
@@ -35,12 +35,25 @@ export const freePort = (): Promise<number> =>
     });
   });
 
-/**
- * CPU time (user + system, ms) a process has used so far, from /proc (Linux); undefined elsewhere.
- * Per request, it tells what a request costs the server independently of what else runs on the machine.
- */
-export const cpuTimeMs = (pid: number | undefined): number | undefined => {
-  if (pid === undefined) return undefined;
+/** The pids of a process's children (Linux, /proc/<pid>/task/<tid>/children). */
+const childPids = (pid: number): number[] => {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8')
+          .split(' ')
+          .filter((field) => field.trim() !== '')
+          .map(Number);
+      } catch {
+        return [];
+      }
+    });
+  } catch {
+    return [];
+  }
+};
+
+const ownCpuTimeMs = (pid: number): number | undefined => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start after the last ')'; utime and stime are 14th and 15th.
@@ -50,6 +63,18 @@ export const cpuTimeMs = (pid: number | undefined): number | undefined => {
   } catch {
     return undefined;
   }
+};
+
+/**
+ * CPU time (user + system, ms) a process and its live descendants (cluster workers) have used so far,
+ * from /proc (Linux); undefined elsewhere. Per request, it tells what a request costs the server
+ * independently of what else runs on the machine.
+ */
+export const cpuTimeMs = (pid: number | undefined): number | undefined => {
+  if (pid === undefined) return undefined;
+  const own = ownCpuTimeMs(pid);
+  if (own === undefined) return undefined;
+  return childPids(pid).reduce((sum, child) => sum + (cpuTimeMs(child) ?? 0), own);
 };
 
 /** USER_HZ: 100 on every Linux this runs on. */

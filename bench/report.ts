@@ -143,7 +143,7 @@ export const writeReport = (benchDir: string, report: Report): string => {
     `Latest run: **${report.date}** (${path.relative(benchDir, file)}), ${report.met ? '**target met**' : '**target MISSED**'}.`,
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}${m.sqlite === undefined ? '' : `, SQLite ${m.sqlite}`}.`,
-    `Load: ${String(report.settings.connections)} connections, ${String(report.settings.durationSeconds)} s per scenario after a ${String(report.settings.warmupSeconds)} s warm-up, autocannon in the benchmark's process, each server in its own child process.`,
+    `Load: ${String(report.settings.connections)} connections, ${String(report.settings.durationSeconds)} s per scenario after a ${String(report.settings.warmupSeconds)} s warm-up, autocannon in the benchmark's process, each server in its own child process (${String(report.settings.workers ?? 1)} worker processes each, WORKERS).`,
     '',
     table(report.rows),
     '',

@@ -43,6 +43,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** A booking not used within this many minutes after its booking time (SetT) expires. */
   orderExpiryMinutes: number;
+  /** Processes answering HTTP on the one port (node:cluster); 1: the server process itself. */
+  workers: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -144,6 +146,7 @@ const envSchema = z.object({
   LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: integer('LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR', 100, 1, 1_000_000),
   LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: integer('LOGIN_FAILURES_PER_ADDRESS_PER_HOUR', 300, 1, 1_000_000),
   ORDER_EXPIRY_MINUTES: integer('ORDER_EXPIRY_MINUTES', 30, 1, 7 * 24 * 60),
+  WORKERS: integer('WORKERS', 1, 1, 64),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -202,6 +205,7 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     loginFailuresPerAddressPerHour: env2.LOGIN_FAILURES_PER_ADDRESS_PER_HOUR,
     trustProxy: env2.TRUST_PROXY,
     orderExpiryMinutes: env2.ORDER_EXPIRY_MINUTES,
+    workers: env2.WORKERS,
   };
 };
 

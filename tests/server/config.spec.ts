@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       loginFailuresPerAddressPerHour: 300,
       trustProxy: false,
       orderExpiryMinutes: 30,
+      workers: 1,
     });
   });
 
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
         LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: '50',
         TRUST_PROXY: '10.0.0.0/8',
         ORDER_EXPIRY_MINUTES: '45',
+        WORKERS: '2',
       },
       { cwd: '/srv' },
     );
@@ -67,6 +69,7 @@ describe('loadConfig', () => {
       loginFailuresPerAddressPerHour: 50,
       trustProxy: '10.0.0.0/8',
       orderExpiryMinutes: 45,
+      workers: 2,
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
@@ -98,6 +101,10 @@ describe('loadConfig', () => {
     ['TOKEN_IDLE_MINUTES', '0'],
     ['SCRYPT_COST', '30'],
     ['LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR', '-1'],
+    ['WORKERS', '0'],
+    ['WORKERS', '1.5'],
+    ['WORKERS', '65'],
+    ['WORKERS', 'two'],
   ])('names the bad variable %s=%s', (name, value) => {
     let error: unknown;
     try {

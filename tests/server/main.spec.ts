@@ -106,6 +106,43 @@ describe('server/main.ts', () => {
     expect(await server.exit).toEqual({ code: 0, signal: null });
   });
 
+  it('with WORKERS=2 prepares the store once, answers from two workers, and stops them all on SIGTERM (exit 0)', async () => {
+    const server = await start({ ...env(), WORKERS: '2' }, ['--demo']);
+    expect(server.output()).toContain('2 workers');
+    // The store was prepared before (earlier tests): the primary found it ready, no worker touched it.
+    expect(server.output()).toContain('demo fleet already present');
+    expect(server.output().match(/demo accounts/g) ?? []).toHaveLength(1);
+    // Each worker logs its own "Server listening" from its own process: it may reach the pipe just after the primary's "ready".
+    const listeningLines = () => server.output().match(/"pid":(\d+)[^\n]*Server listening/g) ?? [];
+    for (let wait = 0; wait < 50 && listeningLines().length < 2; wait += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    const listening = listeningLines();
+    expect(listening).toHaveLength(2);
+    const workerPids = listening.map((line) => Number(/"pid":(\d+)/.exec(line)?.[1]));
+    expect(workerPids).not.toContain(server.child.pid);
+
+    // Sign in through one worker, use the token through the others (sessions live in the store).
+    const base = `http://127.0.0.1:${server.port}`;
+    const login = await fetch(`${base}/upstream/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Account: 'client', Code: 'Client2026' }),
+    });
+    const signedIn = (await login.json()) as { code: number; data: { token: string } };
+    expect(signedIn.code).toBe(20000);
+    for (let round = 0; round < 6; round += 1) {
+      const info = await fetch(`${base}/upstream/api/user/info`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${signedIn.data.token}`, connection: 'close' },
+        body: '{}',
+      });
+      expect(await info.json()).toMatchObject({ code: 20000, data: { Account: 'client' } });
+    }
+
+    server.child.kill('SIGTERM');
+    expect(await server.exit).toEqual({ code: 0, signal: null });
+    for (const pid of workerPids) expect(() => process.kill(pid, 0)).toThrow();
+  });
+
   it('refuses a bad configuration with exit 1, naming the variable', async () => {
     await expect(start({ ...env(), TOKEN_MAX_HOURS: 'forever' })).rejects.toThrow(/exited \(1\)[\s\S]*TOKEN_MAX_HOURS/);
   });
