@@ -1,3 +1,4 @@
+import { seededRandom } from '../src/domain/random';
 import { ordersConfig } from '../src/resources/orders/config';
 import { stateRecordsConfig } from '../src/resources/state-records/config';
 import { devicesConfig } from '../src/resources/devices/config';
@@ -29,18 +30,6 @@ export interface Scenario {
   next: () => Call;
 }
 
-/** A small deterministic generator (mulberry32). */
-export const generator = (seed: number): (() => number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-};
-
 const SCOPED = Array.from({ length: DEVICES }, (_, index) => index).filter(inScope);
 const PAGE_SIZES = [10, 25] as const;
 
@@ -69,7 +58,7 @@ const deviceFilter = (random: () => number, index: number): string | string[] =>
 
 /** State records of one device in a time range (30 s inside the minute marks, as typed in the console), newest first. */
 export const stateRecordsScenario = (seed: number): Scenario => {
-  const random = generator(seed);
+  const random = seededRandom(seed);
   return {
     name: 'state-records',
     description: 'get_OCState: one device in scope + Time range (60–600 of its 1,000 readings), Time DESC, pageSize 10|25',
@@ -106,7 +95,7 @@ const ORDER_TIMES = new Map(SCOPED.map((index) => [index, orderTimes(index)]));
 
 /** Orders of one device in a time range, newest first. */
 export const ordersScenario = (seed: number): Scenario => {
-  const random = generator(seed);
+  const random = seededRandom(seed);
   const span = READINGS_PER_DEVICE * MINUTE;
   return {
     name: 'orders',
@@ -135,7 +124,7 @@ export const ordersScenario = (seed: number): Scenario => {
 
 /** The device list of the administrator (its 300 devices), sorted by a column the console offers. */
 export const devicesScenario = (seed: number): Scenario => {
-  const random = generator(seed);
+  const random = seededRandom(seed);
   return {
     name: 'devices',
     description: 'get_OCProperty: the 300 devices in scope, sorted by Id|name|UpdateTime, pageSize 10|25',
@@ -164,7 +153,7 @@ export const mixedScenario = (seed: number): Scenario[] => [stateRecordsScenario
  * default view): every reading of the 300 devices, newest first. Its total counts 300,000 index entries.
  */
 export const unfilteredScenario = (seed: number): Scenario => {
-  const random = generator(seed);
+  const random = seededRandom(seed);
   return {
     name: 'state-records-unfiltered',
     description: 'get_OCState without a filter (all 300,000 readings in scope), Time DESC, pageSize 10|25, pages 1–3',

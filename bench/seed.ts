@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { seededRandom } from '../src/domain/random';
 import { bootstrap } from '../server/accounts/bootstrap';
 import { createAccount } from '../server/accounts/service';
 import { createPasswordHasher } from '../server/auth/passwords';
@@ -60,18 +61,6 @@ export interface SeedResult {
   seconds: number;
 }
 
-/** A small deterministic generator (mulberry32), so every run seeds the same values. */
-const generator = (seed: number) => {
-  let state = seed >>> 0;
-  return (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-};
-
 const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 export const seed = async (dataDir: string): Promise<SeedResult> => {
@@ -99,7 +88,7 @@ export const seed = async (dataDir: string): Promise<SeedResult> => {
     await database.db.destroy();
   }
 
-  const random = generator(20260101);
+  const random = seededRandom(20260101);
   const connection = openSqlite(file, 'OFF');
   try {
     const now = Date.now();

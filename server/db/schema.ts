@@ -156,6 +156,7 @@ export type AccountUpdate = Updateable<AccountsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type DeviceRow = Selectable<DevicesTable>;
 export type NewDeviceRow = Insertable<DevicesTable>;
+export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type NewStateRecordRow = Insertable<StateRecordsTable>;

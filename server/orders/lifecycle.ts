@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/trail';
 import type { AppContext } from '../context';
-import { isSet, type DB } from '../db/schema';
+import { isSet, type DB, type OrderRow } from '../db/schema';
 import { notFound } from '../http/envelope';
 
 /**
@@ -42,18 +42,10 @@ type Db = Kysely<DB> | Transaction<DB>;
 
 const ORDER_COLUMNS = ['id', 'order_num', 'device_id', 'time', 'set_t', 'oc', 'open_id', 'is_used', 'is_pass', 'finished_at'] as const;
 
-interface OrderRow {
-  id: number;
-  order_num: string;
-  device_id: string;
-  time: number;
-  set_t: number | null;
-  oc: string | null;
-  open_id: string | null;
-  is_used: number;
-  is_pass: number;
-  finished_at: number | null;
-}
+
+/** Not used, not expired, not finished: the only bookings a transition may take (checked again in each update). */
+const isOpenBooking = (eb: ExpressionBuilder<DB, 'orders'>) =>
+  eb.and([eb('is_used', '=', 0), eb('is_pass', '=', 0), eb('finished_at', 'is', null)]);
 
 const toState = (row: OrderRow): OrderState => ({
   id: Number(row.id),
@@ -304,9 +296,7 @@ export const startSession = (ctx: Pick<AppContext, 'db' | 'config'>, input: Sess
       .updateTable('orders')
       .set({ is_used: 1 })
       .where('id', '=', booking.id)
-      .where('is_used', '=', 0)
-      .where('is_pass', '=', 0)
-      .where('finished_at', 'is', null)
+      .where(isOpenBooking)
       .executeTakeFirst();
     if (Number(used.numUpdatedRows) === 0) {
       // Another start (or the sweeper) got there first: answer as a repeated event would be answered.
@@ -417,9 +407,7 @@ export const expireOverdue = async (ctx: Pick<AppContext, 'db' | 'config'>, now:
       const due = await trx
         .selectFrom('orders')
         .select(['id', 'order_num', 'device_id', 'set_t'])
-        .where('is_used', '=', 0)
-        .where('is_pass', '=', 0)
-        .where('finished_at', 'is', null)
+        .where(isOpenBooking)
         .where('set_t', 'is not', null)
         .where('set_t', '<', cutoff)
         .orderBy('set_t')
@@ -432,9 +420,7 @@ export const expireOverdue = async (ctx: Pick<AppContext, 'db' | 'config'>, now:
           .updateTable('orders')
           .set({ is_pass: 1 })
           .where('id', '=', row.id)
-          .where('is_used', '=', 0)
-          .where('is_pass', '=', 0)
-          .where('finished_at', 'is', null)
+          .where(isOpenBooking)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) continue;
         await recordAudit(

@@ -59,7 +59,7 @@ const SCREENS: Record<MenuPath, { icon: SvgIconComponent; element: ReactElement 
 export const ROUTES: ConsoleRoute[] = MENU_ROUTES.map((route) => ({ ...route, ...SCREENS[route.path] }));
 
 /** `list` on a page's policy entry means "may open it". */
-export const mayOpen = (role: Role | undefined, route: ConsoleRoute): boolean => mayOpenRoute(role, route);
+export const mayOpen = mayOpenRoute;
 
 export const routesFor = (role: Role | undefined): ConsoleRoute[] => ROUTES.filter((route) => mayOpen(role, route));
 

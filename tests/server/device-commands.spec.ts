@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
 import { DEVICE_COMMANDS, devicesConfig } from '../../src/resources/devices/config';
@@ -6,7 +5,7 @@ import type { WireRecord } from '../../src/resources/model';
 import type { ListAnswer } from '../../src/resources/query';
 import { recordSchema } from '../../src/resources/schema';
 import { call, envelope } from './http';
-import { demoTokens, FLEET_ASSIGNMENTS, seedFleet, snapshot, T0, type DemoName } from './fleet';
+import { FLEET_ASSIGNMENTS, snapshot, T0, type DemoName, useFleetApp } from './fleet';
 import { fakeClock, STORE_KINDS, useStore } from './stores';
 
 const PERMISSION = DEVICE_COMMANDS.changePermission;
@@ -24,23 +23,15 @@ describe('the device command paths', () => {
 describe.each(STORE_KINDS)('device commands (%s)', (kind) => {
   const store = useStore(kind);
   const clock = fakeClock(T0 + 60_000);
-  let app: FastifyInstance;
-  let tokens: Record<DemoName, string>;
-
-  beforeEach(async () => {
-    await store.wipe();
-    await seedFleet(store.context());
-    app = await store.app({ now: clock.now });
-    tokens = await demoTokens(app);
-    clock.advance(1000);
-  });
+  const fleet = useFleetApp(store, clock.now);
+  beforeEach(() => clock.advance(1000));
 
   const post = async (path: string, body: unknown, who: DemoName | null = 'admin', lang = 'en-US', address?: string) => {
-    const response = await call(app, path, body, { ...(who === null ? {} : { token: tokens[who] }), lang, ...(address ? { address } : {}) });
+    const response = await call(fleet.app, path, body, { ...(who === null ? {} : { token: fleet.tokens[who] }), lang, ...(address ? { address } : {}) });
     return { http: response.statusCode, ...envelope<WireRecord | null>(response) };
   };
   const listed = async (id: string, who: DemoName = 'admin'): Promise<WireRecord | undefined> => {
-    const response = await call(app, LIST, { filter: { Id: [id] } }, { token: tokens[who] });
+    const response = await call(fleet.app, LIST, { filter: { Id: [id] } }, { token: fleet.tokens[who] });
     return envelope<ListAnswer>(response).data.list[0];
   };
   /** The device entries of the audit trail (sign-ins are audited too). */

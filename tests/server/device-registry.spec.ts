@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
 import { devicesConfig } from '../../src/resources/devices/config';
@@ -8,7 +8,7 @@ import type { ListAnswer } from '../../src/resources/query';
 import { recordSchema } from '../../src/resources/schema';
 import { hashDeviceSecret, verifyDeviceSecret } from '../../server/devices/registry';
 import { call, envelope } from './http';
-import { demoTokens, seedFleet, snapshot, T0, type DemoName } from './fleet';
+import { snapshot, T0, type DemoName, useFleetApp } from './fleet';
 import { fakeClock, STORE_KINDS, useStore } from './stores';
 
 const NEW = { Id: 'OC-N1', name: 'New One', Type: 2, Location: 'Hall N' } as const;
@@ -25,23 +25,15 @@ interface RestOptions {
 describe.each(STORE_KINDS)('device registration and secrets (%s)', (kind) => {
   const store = useStore(kind);
   const clock = fakeClock(T0 + 60_000);
-  let app: FastifyInstance;
-  let tokens: Record<DemoName, string>;
-
-  beforeEach(async () => {
-    await store.wipe();
-    await seedFleet(store.context());
-    app = await store.app({ now: clock.now });
-    tokens = await demoTokens(app);
-    clock.advance(1000);
-  });
+  const fleet = useFleetApp(store, clock.now);
+  beforeEach(() => clock.advance(1000));
 
   const rest = (method: 'GET' | 'POST' | 'DELETE', url: string, { who = 'admin', lang = 'en-US', body, raw }: RestOptions = {}) =>
-    app.inject({
+    fleet.app.inject({
       method,
       url: `/api/v1${url}`,
       headers: {
-        ...(who === null ? {} : { authorization: `Bearer ${tokens[who]}` }),
+        ...(who === null ? {} : { authorization: `Bearer ${fleet.tokens[who]}` }),
         'accept-language': lang,
         ...(body === undefined && raw === undefined ? {} : { 'content-type': 'application/json' }),
       },
@@ -49,7 +41,7 @@ describe.each(STORE_KINDS)('device registration and secrets (%s)', (kind) => {
     });
   const json = (response: LightMyRequestResponse) => ({ http: response.statusCode, body: response.json<Record<string, unknown>>() });
   const listed = async (id: string): Promise<WireRecord | undefined> =>
-    envelope<ListAnswer>(await call(app, '/list/get_OCProperty', { filter: { Id: [id] } }, { token: tokens.admin })).data.list[0];
+    envelope<ListAnswer>(await call(fleet.app, '/list/get_OCProperty', { filter: { Id: [id] } }, { token: fleet.tokens.admin })).data.list[0];
   const deviceEntries = () =>
     store.context().db.selectFrom('audit_log').selectAll().where('target_type', '=', 'device').orderBy('id').execute();
   const unchanged = async <T>(refused: () => Promise<T>): Promise<T> => {
@@ -248,10 +240,10 @@ describe.each(STORE_KINDS)('device registration and secrets (%s)', (kind) => {
 
     it('accepts the Content-Type react-admin sends on DELETE (text/plain, no body)', async () => {
       await rest('POST', '/devices', { body: NEW });
-      const response = await app.inject({
+      const response = await fleet.app.inject({
         method: 'DELETE',
         url: `/api/v1/devices/${NEW.Id}`,
-        headers: { authorization: `Bearer ${tokens.admin}`, 'content-type': 'text/plain' },
+        headers: { authorization: `Bearer ${fleet.tokens.admin}`, 'content-type': 'text/plain' },
       });
       expect(response.statusCode).toBe(200);
     });

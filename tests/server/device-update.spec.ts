@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
 import { createHttpClient, UpstreamError } from '../../src/providers/httpClient';
 import type { TokenStore } from '../../src/providers/tokenStore';
@@ -13,7 +13,7 @@ import { deviceEditProblems, updateDevice } from '../../server/devices/update';
 import { AppError } from '../../server/http/envelope';
 import { upstreamPath } from '../../server/lists/route';
 import { call, DEMO, envelope } from './http';
-import { demoTokens, FLEET_ASSIGNMENTS, seedFleet, snapshot, T0, type DemoName } from './fleet';
+import { FLEET_ASSIGNMENTS, snapshot, T0, type DemoName, useFleetApp } from './fleet';
 import { fakeClock, STORE_KINDS, useStore } from './stores';
 
 const UPDATE = '/device/update_OCProperty';
@@ -40,23 +40,14 @@ describe('the device update and its configuration', () => {
 describe.each(STORE_KINDS)('device update (%s)', (kind) => {
   const store = useStore(kind);
   const clock = fakeClock(T0 + 60_000);
-  let app: FastifyInstance;
-  let tokens: Record<DemoName, string>;
-
-  beforeEach(async () => {
-    // Every test starts from the known fleet, with its own app (useStore closes it after the test).
-    await store.wipe();
-    await seedFleet(store.context());
-    app = await store.app({ now: clock.now });
-    tokens = await demoTokens(app);
-  });
+  const fleet = useFleetApp(store, clock.now);
 
   const post = async (body: unknown, who: DemoName | null = 'admin', lang = 'en-US') => {
-    const response = await call(app, UPDATE, body, { ...(who === null ? {} : { token: tokens[who] }), lang });
+    const response = await call(fleet.app, UPDATE, body, { ...(who === null ? {} : { token: fleet.tokens[who] }), lang });
     return { http: response.statusCode, ...envelope<WireRecord | null>(response) };
   };
   const listed = async (id: string, who: DemoName = 'admin'): Promise<WireRecord | undefined> => {
-    const response = await call(app, LIST, { filter: { Id: [id] } }, { token: tokens[who] });
+    const response = await call(fleet.app, LIST, { filter: { Id: [id] } }, { token: fleet.tokens[who] });
     return envelope<ListAnswer>(response).data.list[0];
   };
   const auditRows = () => store.context().db.selectFrom('audit_log').selectAll().orderBy('id').execute();
@@ -82,7 +73,7 @@ describe.each(STORE_KINDS)('device update (%s)', (kind) => {
     expect(await listed('OC-B2')).toEqual(result.data);
     // The fields the form does not show are kept, and no other device is touched.
     expect(result.data).toMatchObject({ State: 'Repair', Emergency: true, Permission: 'Close' });
-    const others = (await call(app, LIST, { pageSize: 100, filter: { Location: 'Hall C' } }, { token: tokens.admin })).json<{
+    const others = (await call(fleet.app, LIST, { pageSize: 100, filter: { Location: 'Hall C' } }, { token: fleet.tokens.admin })).json<{
       data: ListAnswer;
     }>().data.list;
     expect(others.map((record) => record.Id)).toEqual(['OC-B2']);
@@ -92,7 +83,7 @@ describe.each(STORE_KINDS)('device update (%s)', (kind) => {
   it("records 'device.update' with name, Type and Location before and after, in the same transaction", async () => {
     const { db } = store.context();
     const admin = await db.selectFrom('accounts').select('id').where('account', '=', 'admin').executeTakeFirstOrThrow();
-    const response = await call(app, UPDATE, EDIT, { token: tokens.admin, address: '198.51.100.7' });
+    const response = await call(fleet.app, UPDATE, EDIT, { token: fleet.tokens.admin, address: '198.51.100.7' });
     expect(response.statusCode).toBe(200);
     // Sign-ins are audited too; this test looks at the device's entries.
     const entries = (await auditRows()).filter((row) => row.target_type === 'device');
@@ -173,10 +164,10 @@ describe.each(STORE_KINDS)('device update (%s)', (kind) => {
 
   it('a body that is not JSON is 40000', async () => {
     const response = await unchanged(() =>
-      app.inject({
+      fleet.app.inject({
         method: 'POST',
         url: `/upstream${UPDATE}`,
-        headers: { authorization: `Bearer ${tokens.admin}`, 'content-type': 'application/json', 'accept-language': 'en-US' },
+        headers: { authorization: `Bearer ${fleet.tokens.admin}`, 'content-type': 'application/json', 'accept-language': 'en-US' },
         payload: '{"Id":',
       }),
     );
@@ -202,7 +193,7 @@ describe.each(STORE_KINDS)('device update (%s)', (kind) => {
       const result = await unchanged(() => post(body, null));
       expect(result).toEqual({ http: 401, data: null, status: 'fail', code: CODES.notSignedIn, msg: 'not logged in' });
     }
-    const forged = await unchanged(() => call(app, UPDATE, EDIT, { token: 'not-a-token', lang: 'en-US' }));
+    const forged = await unchanged(() => call(fleet.app, UPDATE, EDIT, { token: 'not-a-token', lang: 'en-US' }));
     expect(envelope(forged)).toMatchObject({ code: CODES.notSignedIn });
   });
 
@@ -224,7 +215,7 @@ describe.each(STORE_KINDS)('device update (%s)', (kind) => {
       };
     const provider = async (account: keyof typeof DEMO) => {
       const tokenStore = memoryTokens();
-      const http = createHttpClient({ baseUrl: '/upstream', tokens: tokenStore, locale: () => 'en-US', fetch: injectFetch(app) });
+      const http = createHttpClient({ baseUrl: '/upstream', tokens: tokenStore, locale: () => 'en-US', fetch: injectFetch(fleet.app) });
       tokenStore.set((await http.post<{ token: string }>('/login', DEMO[account])).token);
       return createUpstreamProvider(http, [devicesConfig]);
     };

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { beforeEach } from 'vitest';
 import { seedDemo } from '../../server/accounts/demo';
 import type { AppContext } from '../../server/context';
 import type { NewDeviceRow, NewOrderRow, NewStateRecordRow } from '../../server/db/schema';
 import { DEMO, tokenFor } from './http';
+import type { TestStore } from './stores';
 
 /**
  * A small, fully known fleet for list tests: the demo accounts (admin → first → second → client),
@@ -16,7 +18,8 @@ export const T0 = 1_767_600_000_000;
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 
-const deviceRow = (
+/** A device row with the defaults a fresh chamber has (closed, offline, no order, no secret). */
+export const deviceRow = (
   id: string,
   name: string,
   type: number,
@@ -152,4 +155,19 @@ export const snapshot = async (ctx: AppContext): Promise<string> => {
     db.selectFrom('login_failures').selectAll().orderBy('id').execute(),
   ]);
   return JSON.stringify(tables);
+};
+
+/**
+ * Before each test: the store emptied and seeded with the fleet, a fresh app on `now` (the store closes it
+ * after the test) and a token per demo account. Read `fleet.app` and `fleet.tokens` inside the tests.
+ */
+export const useFleetApp = (store: TestStore, now?: () => number) => {
+  const fleet = {} as { app: FastifyInstance; tokens: Record<DemoName, string> };
+  beforeEach(async () => {
+    await store.wipe();
+    await seedFleet(store.context());
+    fleet.app = await store.app({ now });
+    fleet.tokens = await demoTokens(fleet.app);
+  });
+  return fleet;
 };

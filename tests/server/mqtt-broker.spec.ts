@@ -7,6 +7,7 @@ import { MAX_PAYLOAD_BYTES, lastWillFor, serverSubscriptions, topicFor } from '.
 import { hashDeviceSecret, newDeviceSecret, verifyDeviceSecret } from '../../server/devices/registry';
 import { startEmbeddedBroker } from '../../server/mqtt/broker';
 import { newServerCredentials, type BrokerLog, type EmbeddedBroker, type EmbeddedBrokerOptions } from '../../server/mqtt/config';
+import { deviceRow } from './fleet';
 import { useStore } from './stores';
 
 /**
@@ -468,24 +469,9 @@ describe('embedded MQTT broker with verifyDeviceSecret over SQLite', () => {
   it('admits a registered device with its secret and refuses a wrong or rotated one', async () => {
     const ctx = store.context();
     const secret = newDeviceSecret();
-    const at = Date.now();
     await ctx.db
       .insertInto('devices')
-      .values({
-        id: 'OC-SQL1',
-        name: 'SQL One',
-        type: 1,
-        location: 'Hall S',
-        permission: 'Close',
-        state: 'Stop',
-        order_num: null,
-        erd: 0,
-        online: 0,
-        last_seen_at: null,
-        secret_hash: hashDeviceSecret(secret),
-        created_at: at,
-        updated_at: at,
-      })
+      .values(deviceRow('OC-SQL1', 'SQL One', 1, 'Hall S', 'Stop', { secret_hash: hashDeviceSecret(secret) }))
       .execute();
     await start({ authenticate: (id, candidate) => verifyDeviceSecret(ctx, id, candidate) });
 

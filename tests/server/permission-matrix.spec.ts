@@ -5,7 +5,7 @@ import type { AppContext } from '../../server/context';
 import { CODES } from '../../src/domain/envelope';
 import { canAccess, type AccessRequest } from '../../src/domain/policy';
 import { levelToRole, type Level } from '../../src/domain/roles';
-import { FLEET_ASSIGNMENTS, T0, demoTokens, seedFleet, snapshot, type DemoName } from './fleet';
+import { FLEET_ASSIGNMENTS, T0, demoTokens, deviceRow, seedFleet, snapshot, type DemoName } from './fleet';
 import { DEMO } from './http';
 import { STORE_KINDS, useStore } from './stores';
 
@@ -226,10 +226,7 @@ describe.each(STORE_KINDS)('permission matrix (%s)', (kind) => {
   const freshDevice = async (): Promise<string> => {
     cell += 1;
     const id = `OC-F${cell}`;
-    await ctx.db
-      .insertInto('devices')
-      .values({ id, name: 'Fresh', type: 1, permission: 'Close', location: 'Hall F', state: 'Stop', order_num: null, erd: 0, online: 0, last_seen_at: null, secret_hash: null, created_at: T0, updated_at: T0 })
-      .execute();
+    await ctx.db.insertInto('devices').values(deviceRow(id, 'Fresh', 1, 'Hall F', 'Stop')).execute();
     return id;
   };
 
