@@ -1,3 +1,5 @@
+import { createLiveFeed } from '../server/live/feed';
+import { unlinked } from '../server/mqtt/link';
 import path from 'node:path';
 import { seededRandom } from '../src/domain/random';
 import { bootstrap } from '../server/accounts/bootstrap';
@@ -76,6 +78,8 @@ export const seed = async (dataDir: string): Promise<SeedResult> => {
     kind: database.kind,
     now: Date.now,
     passwords: createPasswordHasher(config.scryptCost),
+    live: createLiveFeed(),
+    link: unlinked,
   };
   let adminId: number;
   try {

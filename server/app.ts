@@ -8,7 +8,9 @@ import { createDatabase } from './db/database';
 import { databasePlugin } from './db/plugin';
 import { healthPlugin } from './health';
 import { errorHandler, httpPlugin } from './http/plugin';
+import { createLiveFeed } from './live/feed';
 import { loggerOptions } from './logger';
+import { unlinked } from './mqtt/link';
 import { orderSweeperPlugin } from './orders/sweeper';
 import { REST_PREFIX, restPlugin } from './rest/plugin';
 import { upstreamPlugin } from './upstream';
@@ -54,6 +56,8 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
     kind: database.kind,
     now: options.now ?? Date.now,
     passwords: createPasswordHasher(config.scryptCost),
+    live: createLiveFeed(),
+    link: unlinked,
   };
   app.decorate('ctx', ctx);
 

@@ -4,6 +4,8 @@ import type { PasswordHasher } from './auth/passwords';
 import type { Config } from './config';
 import type { DatabaseKind } from './db/database';
 import type { DB } from './db/schema';
+import type { LiveFeed } from './live/feed';
+import type { DeviceLink } from './mqtt/link';
 
 /**
  * What the services need, passed explicitly so they are testable without HTTP. The app decorates
@@ -16,6 +18,10 @@ export interface AppContext {
   /** The clock, epoch milliseconds; injectable so tests can move time. */
   now: () => number;
   passwords: PasswordHasher;
+  /** Changes announced to live streams (server/live/feed.ts). */
+  live: LiveFeed;
+  /** The broker, for commands and disconnects; `unlinked` until the MQTT plugin connects (server/mqtt/link.ts). */
+  link: DeviceLink;
 }
 
 /** The account a request is signed in as (set by the auth guards). */

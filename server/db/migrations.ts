@@ -194,6 +194,39 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.dropTable('audit_log').execute();
       },
     },
+    '0006_device_telemetry': {
+      async up(db: Kysely<unknown>) {
+        // What ingestion keeps per device (issue 5): the newest reading as its telemetry JSON, and the running session.
+        await db.schema.alterTable('devices').addColumn('latest', 'text').execute();
+        await db.schema.alterTable('devices').addColumn('session_oc', 'varchar(32)').execute();
+        await db.schema.alterTable('devices').addColumn('session_started_at', 'bigint').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const column of ['latest', 'session_oc', 'session_started_at']) await db.schema.alterTable('devices').dropColumn(column).execute();
+      },
+    },
+    '0007_device_commands': {
+      async up(db: Kysely<unknown>) {
+        // Every command sent to a device and what became of it (issue 5); no foreign keys, like the audit trail.
+        await db.schema
+          .createTable('device_commands')
+          .addColumn('cmd_id', 'varchar(64)', (col) => col.primaryKey())
+          .addColumn('device_id', 'varchar(64)', (col) => col.notNull())
+          .addColumn('type', 'varchar(16)', (col) => col.notNull())
+          .addColumn('payload', 'text', (col) => col.notNull())
+          .addColumn('status', 'varchar(16)', (col) => col.notNull())
+          .addColumn('error', 'varchar(255)')
+          .addColumn('issued_by', 'integer')
+          .addColumn('issued_at', 'bigint', (col) => col.notNull())
+          .addColumn('answered_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('device_commands_device_id_issued_at').on('device_commands').columns(['device_id', 'issued_at']).execute();
+        await db.schema.createIndex('device_commands_status_issued_at').on('device_commands').columns(['status', 'issued_at']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('device_commands').execute();
+      },
+    },
   };
 };
 

@@ -65,6 +65,11 @@ export interface DevicesTable {
   secret_hash: string | null;
   created_at: number;
   updated_at: number;
+  /** The newest reading, its telemetry payload as JSON (src/domain/live.ts LiveReading); null before the first. */
+  latest: string | null;
+  /** The operation code of the running session (a sessionStart event), null when none runs. */
+  session_oc: string | null;
+  session_started_at: number | null;
 }
 
 /** The devices an account manages (the super administrator manages all without rows here). */
@@ -139,6 +144,22 @@ export interface AuditLogTable {
   after: string | null;
 }
 
+/** A command sent to a device (`oc/{Id}/cmd`) and its outcome (src/domain/live.ts CommandStatus). */
+export interface DeviceCommandsTable {
+  cmd_id: string;
+  device_id: string;
+  /** 'permission' | 'state' | 'settings'. */
+  type: string;
+  /** The command as sent, JSON. */
+  payload: string;
+  /** 'sent' | 'acked' | 'refused' | 'timeout'. */
+  status: string;
+  error: string | null;
+  issued_by: number | null;
+  issued_at: number;
+  answered_at: number | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -148,6 +169,7 @@ export interface DB {
   orders: OrdersTable;
   state_records: StateRecordsTable;
   audit_log: AuditLogTable;
+  device_commands: DeviceCommandsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -1,3 +1,5 @@
+import { createLiveFeed } from '../../server/live/feed';
+import { unlinked } from '../../server/mqtt/link';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -162,7 +164,7 @@ export const useStore = (kind: StoreKind): TestStore => {
     context(env, now = Date.now) {
       const cfg = config(env);
       const { db } = handle();
-      return { config: cfg, db, kind, now, passwords: createPasswordHasher(cfg.scryptCost) };
+      return { config: cfg, db, kind, now, passwords: createPasswordHasher(cfg.scryptCost), live: createLiveFeed(), link: unlinked };
     },
     async app(options = {}) {
       const app = buildApp({ config: config(options.env), now: options.now, logger: false });
