@@ -1,77 +1,143 @@
 import type { z } from 'zod';
+import { SETTINGS_FIELDS } from '../../src/domain/mqtt';
 import {
   changePermissionBodySchema,
+  changeSettingsBodySchema,
   changeStateBodySchema,
+  hasSettings,
+  settingsOf,
   type ChangePermissionBody,
+  type ChangeSettingsBody,
   type ChangeStateBody,
+  type IssuedCommand,
+  type Settings,
 } from '../../src/resources/devices/commands';
 import type { WireRecord } from '../../src/resources/model';
+import type { AuditAction } from '../../src/domain/audit';
 import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
+import { badInput } from '../http/envelope';
+import { dispatchCommand, recordCommand, type CommandBody } from '../commands/issue';
+import type { CommandLog } from '../commands/outcomes';
+import type { DeviceRow } from '../db/schema';
 import type { Viewer } from '../scope/service';
 import { claimDevice, deviceRecord } from './claim';
 import { withDeviceId } from './update';
 
 /**
- * The upstream's device commands (spec point 7), under API_PREFIX:
- *   POST /order/change_permission  { Id, Permission? }  toggles Open ↔ Close, or sets Permission when given
- *   POST /order/change_state       { Id, State }        sets Work, Stop or Repair
+ * The device commands, under API_PREFIX (docs/server-devices.md, docs/commands.md):
+ *   POST /order/change_permission  { Id, Permission? }          toggles Open ↔ Close, or sets Permission when given
+ *   POST /order/change_state       { Id, State }                sets Work, Stop or Repair
+ *   POST /order/change_settings    { Id, SP?, ST?, SS?, SL?, SA? }  at least one setting (ours, same family)
  * Bodies are the console's own schemas (src/resources/devices/commands.ts) behind `withDeviceId`, so an
- * empty Id is code 401 first. Each writes the device and its update time and records the audit entry in
- * one transaction, and answers the device as `list/get_OCProperty` lists it. Sending the command to the
- * chamber over MQTT (`oc/{Id}/cmd`) is the MQTT work's; these set the server's record of it.
+ * empty Id is code 401 first. Each claims the device (scope, row lock), makes its change, records its
+ * audit entry and the command for the chamber (device_commands, 'sent') in one transaction, then, after
+ * the commit, publishes the command on `oc/{Id}/cmd` (server/commands/issue.ts). The answer is the device
+ * as `list/get_OCProperty` lists it plus the command's `cmdId`, whose outcome (acked, refused, timeout)
+ * follows on the live stream and at `GET /api/v1/device-commands/:cmdId`.
  */
 
 export const changePermissionBody = withDeviceId(changePermissionBodySchema) as unknown as z.ZodType<ChangePermissionBody>;
 export const changeStateBody = withDeviceId(changeStateBodySchema) as unknown as z.ZodType<ChangeStateBody>;
+export const changeSettingsBody = withDeviceId(changeSettingsBodySchema) as unknown as z.ZodType<ChangeSettingsBody>;
 
-type CommandContext = Pick<AppContext, 'db' | 'now'>;
+type CommandContext = Pick<AppContext, 'db' | 'now' | 'link' | 'live'>;
+
+/** A device command's answer: the device as listed, and the command sent to it. */
+export type CommandAnswer = WireRecord & IssuedCommand;
+
+/** What a command does to the device it claimed: the columns it writes (none for settings), its audit entry, the command. */
+interface DeviceChange {
+  columns?: Partial<Pick<DeviceRow, 'permission' | 'state'>>;
+  action: AuditAction;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  command: CommandBody;
+}
 
 /**
- * Switches the device's permission: to `Permission` when given, else to the other value. The device is
- * claimed (locked) before its current permission is read, so two toggles at once end where they began
- * rather than both writing the same value. Out of scope or unknown → 40400, nothing written.
+ * One device command: in one transaction the device is claimed (locked; out of scope or unknown →
+ * 40400, nothing written) before its current values are read, so concurrent commands serialise; the
+ * change, its audit entry (with the cmdId) and the command row are written. Then the command is
+ * dispatched, and the device answered with the cmdId.
  */
-export const changePermission = (ctx: CommandContext, viewer: Viewer, actor: AuditActor, body: ChangePermissionBody): Promise<WireRecord> =>
-  ctx.db.transaction().execute(async (trx) => {
+const runCommand = async (
+  ctx: CommandContext,
+  log: CommandLog,
+  viewer: Viewer,
+  actor: AuditActor,
+  Id: string,
+  plan: (device: DeviceRow) => DeviceChange,
+): Promise<CommandAnswer> => {
+  const { record, command } = await ctx.db.transaction().execute(async (trx) => {
     const at = ctx.now();
-    const device = await claimDevice(trx, viewer, body.Id, at);
-    const next = body.Permission ?? (device.permission === 'Open' ? 'Close' : 'Open');
-    await trx.updateTable('devices').set({ permission: next }).where('devices.id', '=', body.Id).execute();
-    await recordAudit(
-      trx,
-      actor,
-      {
-        action: 'device.changePermission',
-        targetType: 'device',
-        targetId: body.Id,
-        deviceId: body.Id,
-        before: { Permission: device.permission },
-        after: { Permission: next },
-      },
-      at,
-    );
-    return deviceRecord(trx, viewer, body.Id);
+    const device = await claimDevice(trx, viewer, Id, at);
+    const { columns, action, before, after, command: body } = plan(device);
+    if (columns !== undefined) await trx.updateTable('devices').set(columns).where('devices.id', '=', Id).execute();
+    const sent = await recordCommand(trx, Id, body, actor.id, at);
+    await recordAudit(trx, actor, { action, targetType: 'device', targetId: Id, deviceId: Id, before, after: { ...after, cmdId: sent.cmdId } }, at);
+    return { record: await deviceRecord(trx, viewer, Id), command: sent };
   });
+  await dispatchCommand(ctx, log, Id, command);
+  return { ...record, cmdId: command.cmdId };
+};
 
-/** Sets the device's state (Work, Stop, Repair). Out of scope or unknown → 40400, nothing written. */
-export const changeState = (ctx: CommandContext, viewer: Viewer, actor: AuditActor, body: ChangeStateBody): Promise<WireRecord> =>
-  ctx.db.transaction().execute(async (trx) => {
-    const at = ctx.now();
-    const device = await claimDevice(trx, viewer, body.Id, at);
-    await trx.updateTable('devices').set({ state: body.State }).where('devices.id', '=', body.Id).execute();
-    await recordAudit(
-      trx,
-      actor,
-      {
-        action: 'device.changeState',
-        targetType: 'device',
-        targetId: body.Id,
-        deviceId: body.Id,
-        before: { State: device.state },
-        after: { State: body.State },
-      },
-      at,
-    );
-    return deviceRecord(trx, viewer, body.Id);
+/**
+ * Switches the device's permission: to `Permission` when given, else to the other value. The entry is
+ * written even when the value does not change: it records an operator's action, and the chamber is
+ * told the value anyway.
+ */
+export const changePermission = (ctx: CommandContext, log: CommandLog, viewer: Viewer, actor: AuditActor, body: ChangePermissionBody) => {
+  return runCommand(ctx, log, viewer, actor, body.Id, (device) => {
+    const Permission = body.Permission ?? (device.permission === 'Open' ? 'Close' : 'Open');
+    return {
+      columns: { permission: Permission },
+      action: 'device.changePermission',
+      before: { Permission: device.permission },
+      after: { Permission },
+      command: { type: 'permission', Permission },
+    };
   });
+};
+
+/** Sets the device's state (Work, Stop, Repair). */
+export const changeState = (ctx: CommandContext, log: CommandLog, viewer: Viewer, actor: AuditActor, body: ChangeStateBody) =>
+  runCommand(ctx, log, viewer, actor, body.Id, (device) => ({
+    columns: { state: body.State },
+    action: 'device.changeState',
+    before: { State: device.state },
+    after: { State: body.State },
+    command: { type: 'state', State: body.State },
+  }));
+
+/** The settings the chamber last reported (its newest reading); none before its first reading. */
+const reportedSettings = (device: DeviceRow): Partial<Settings> => {
+  if (device.latest === null) return {};
+  try {
+    return settingsOf(JSON.parse(device.latest) as Partial<Settings>);
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * Asks the chamber to change the given settings. The server keeps no settings of its own (the chamber's
+ * telemetry reports what it runs with), so only the update time changes on the device. The audit entry
+ * holds, for each setting asked for, the value last reported before (null when the chamber has not
+ * reported it) and the value asked for after. No setting at all is 40000 naming the five fields,
+ * nothing written.
+ */
+export const changeSettings = async (ctx: CommandContext, log: CommandLog, viewer: Viewer, actor: AuditActor, body: ChangeSettingsBody) => {
+  if (!hasSettings(body)) throw badInput('validation.required', { field: SETTINGS_FIELDS.join('/') });
+  const asked = settingsOf(body);
+  const fields = SETTINGS_FIELDS.filter((field) => asked[field] !== undefined);
+  return runCommand(ctx, log, viewer, actor, body.Id, (device) => {
+    const reported = reportedSettings(device);
+    return {
+      action: 'device.changeSettings',
+      before: Object.fromEntries(fields.map((field) => [field, reported[field] ?? null])),
+      after: asked,
+      command: { type: 'settings', ...asked },
+    };
+  });
+};

@@ -5,7 +5,7 @@ import { requireAccess, signedIn } from '../auth/guard';
 import { ok, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
 import { registerListRoute, upstreamPath } from '../lists/route';
-import { changePermission, changePermissionBody, changeState, changeStateBody } from './commands';
+import { changePermission, changePermissionBody, changeSettings, changeSettingsBody, changeState, changeStateBody } from './commands';
 import { deviceListing, listDevices } from './list';
 import { deviceEditBody, deviceEditProblems, updateDevice } from './update';
 
@@ -14,10 +14,12 @@ import { deviceEditBody, deviceEditProblems, updateDevice } from './update';
  *   POST /list/get_OCProperty       the devices in the caller's scope (every role)
  *   POST /device/update_OCProperty  { Id, name, Type, Location } → the device as the list answers it
  *                                   (policy: devices/edit, admin only); docs/server-lists.md
- *   POST /order/change_permission   { Id, Permission? } → the device (devices/changePermission: admin, user, lowUser)
- *   POST /order/change_state        { Id, State } → the device (devices/changeState: admin, user, lowUser)
+ *   POST /order/change_permission   { Id, Permission? } → the device + cmdId (devices/changePermission: admin, user, lowUser)
+ *   POST /order/change_state        { Id, State } → the device + cmdId (devices/changeState: admin, user, lowUser)
+ *   POST /order/change_settings     { Id, SP?, ST?, SS?, SL?, SA? } → the device + cmdId (devices/changeSettings: admin, user)
  * The guards run in onRequest: a caller not signed in (50008) or not allowed (40300) learns nothing
- * about the body. Writes record their audit entry in the same transaction (docs/server-devices.md).
+ * about the body. Writes record their audit entry in the same transaction (docs/server-devices.md); the
+ * three commands also send a command to the chamber (docs/commands.md).
  */
 export const deviceRoutes: FastifyPluginAsync = async (instance) => {
   registerListRoute(instance, { config: devicesConfig, listing: deviceListing, list: listDevices });
@@ -34,11 +36,16 @@ export const deviceRoutes: FastifyPluginAsync = async (instance) => {
   app.post(
     DEVICE_COMMANDS.changePermission,
     { schema: { body: changePermissionBody }, onRequest: requireAccess({ resource, action: 'changePermission' }) },
-    async (request) => ok(await changePermission(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
+    async (request) => ok(await changePermission(app.ctx, request.log, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
   );
   app.post(
     DEVICE_COMMANDS.changeState,
     { schema: { body: changeStateBody }, onRequest: requireAccess({ resource, action: 'changeState' }) },
-    async (request) => ok(await changeState(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
+    async (request) => ok(await changeState(app.ctx, request.log, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
+  );
+  app.post(
+    DEVICE_COMMANDS.changeSettings,
+    { schema: { body: changeSettingsBody }, onRequest: requireAccess({ resource, action: 'changeSettings' }) },
+    async (request) => ok(await changeSettings(app.ctx, request.log, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
   );
 };

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditRoutes } from '../audit/routes';
+import { commandRoutes } from '../commands/routes';
 import { deviceRestRoutes } from '../devices/rest';
+import { livePlugin } from '../live/plugin';
 import { restErrorHandler, restNotFound } from './errors';
 
 /** Where the REST API is mounted (decisions.md: resources the old upstream did not have, under /api/v1). */
@@ -21,4 +23,6 @@ export const restPlugin: FastifyPluginAsync = async (app) => {
   app.all('/*', restNotFound);
   await app.register(deviceRestRoutes);
   await app.register(auditRoutes);
+  await app.register(livePlugin);
+  await app.register(commandRoutes);
 };

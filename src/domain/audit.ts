@@ -17,6 +17,10 @@ export const AUDIT_ACTIONS = [
   'device.changePermission',
   'device.changeState',
   'device.changeSettings',
+  // What became of a command sent to a chamber (docs/commands.md): its ack, its refusal, or no answer in time.
+  'device.commandAcked',
+  'device.commandRefused',
+  'device.commandTimedOut',
   'order.used',
   'order.finished',
   'order.expired',

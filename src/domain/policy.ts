@@ -67,6 +67,8 @@ const data = {
   alarms: { ...readable, acknowledge: everyone, clear: administrators },
   'alarm-rules': { ...readable, edit: superAdministrator },
   'audit-log': readable,
+  // The commands sent to chambers and their outcomes, read by whoever sees the device (docs/commands.md).
+  'device-commands': readable,
 } satisfies Record<string, Partial<Record<Action, readonly Role[]>>>;
 
 export const POLICY: Record<string, Partial<Record<Action, readonly Role[]>>> = { ...pages, ...data };

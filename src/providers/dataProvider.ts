@@ -1,7 +1,9 @@
-import type { DataProvider } from 'react-admin';
+import type { DataProvider, RaRecord } from 'react-admin';
 import { CODES } from '../domain/envelope';
 import type { AdminResetBody, AssignDevicesBody, ResetAnswer, SelfResetBody } from '../resources/accounts/commands';
 import { ACCOUNT_COMMANDS } from '../resources/accounts/config';
+import { DEVICE_COMMANDS_PATH } from '../resources/devices/commandLog';
+import type { ChangeSettingsBody, DeviceCommandRecord, IssuedCommand } from '../resources/devices/commands';
 import { DEVICE_COMMANDS, type DeviceState } from '../resources/devices/config';
 import { findResource, sourcesIn, type WireRecord } from '../resources/model';
 import type { ResourceConfig } from '../resources/types';
@@ -61,6 +63,12 @@ const onTheField = (config: ResourceConfig, view: 'create' | 'edit', error: unkn
   return new UpstreamError(error.message, error.code, error.status, { ...body, errors: { [field]: error.message } });
 };
 
+/** The command a device call answers with (our server's `cmdId`); nothing from an upstream that sends none. */
+const issuedCommand = (answer: unknown): Partial<IssuedCommand> => {
+  const cmdId: unknown = typeof answer === 'object' && answer !== null ? (answer as Partial<Record<string, unknown>>).cmdId : undefined;
+  return typeof cmdId === 'string' ? { cmdId } : {};
+};
+
 /**
  * The console's one data provider: each resource goes to the upstream or the REST adapter as its
  * configuration says (a REST resource under its `path`), and the upstream's commands are custom methods.
@@ -81,12 +89,17 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
 
   return {
     ...(Object.fromEntries(METHODS.map((method) => [method, route(method)])) as Pick<DataProvider, Method>),
-    changePermission: async ({ Id }: { Id: string }): Promise<void> => {
-      await http.post(DEVICE_COMMANDS.changePermission, { Id });
-    },
-    changeState: async ({ Id, State }: { Id: string; State: DeviceState }): Promise<void> => {
-      await http.post(DEVICE_COMMANDS.changeState, { Id, State });
-    },
+    // The device commands answer the device and the command sent to the chamber, to follow with commandOutcome.
+    changePermission: async ({ Id }: { Id: string }): Promise<Partial<IssuedCommand>> =>
+      issuedCommand(await http.post(DEVICE_COMMANDS.changePermission, { Id })),
+    changeState: async ({ Id, State }: { Id: string; State: DeviceState }): Promise<Partial<IssuedCommand>> =>
+      issuedCommand(await http.post(DEVICE_COMMANDS.changeState, { Id, State })),
+    /** Only the settings to change (SP, ST, SS, SL, SA); at least one. */
+    changeSettings: async (body: ChangeSettingsBody): Promise<Partial<IssuedCommand>> =>
+      issuedCommand(await http.post(DEVICE_COMMANDS.changeSettings, body)),
+    /** What became of a command so far (`GET /api/v1/device-commands/:cmdId`); fails quietly, the caller decides. */
+    commandOutcome: async (cmdId: string): Promise<DeviceCommandRecord> =>
+      (await rest.getOne<DeviceCommandRecord & RaRecord>(DEVICE_COMMANDS_PATH, { id: cmdId })).data,
     /** The new password is shown once to the administrator; the account must change it at next sign-in. */
     resetPassword: ({ Account }: AdminResetBody) => http.post<ResetAnswer>(ACCOUNT_COMMANDS.resetPassword, { Account }),
     /** The caller's own password; a wrong OldCode is 40000 naming OldCode. */

@@ -4,12 +4,14 @@ import { DEVICE_COMMANDS, devicesConfig } from '../../src/resources/devices/conf
 import type { WireRecord } from '../../src/resources/model';
 import type { ListAnswer } from '../../src/resources/query';
 import { recordSchema } from '../../src/resources/schema';
+import { recordingLink, storedCommands } from './device-command-fakes';
 import { call, envelope } from './http';
 import { FLEET_ASSIGNMENTS, snapshot, T0, type DemoName, useFleetApp } from './fleet';
 import { fakeClock, STORE_KINDS, useStore } from './stores';
 
 const PERMISSION = DEVICE_COMMANDS.changePermission;
 const STATE = DEVICE_COMMANDS.changeState;
+const SETTINGS = DEVICE_COMMANDS.changeSettings;
 const LIST = '/list/get_OCProperty';
 const ROLES: readonly DemoName[] = ['admin', 'first', 'second', 'client'];
 
@@ -17,6 +19,7 @@ describe('the device command paths', () => {
   it('are the ones the console posts to', () => {
     expect(PERMISSION).toBe('/order/change_permission');
     expect(STATE).toBe('/order/change_state');
+    expect(SETTINGS).toBe('/order/change_settings');
   });
 });
 
@@ -24,11 +27,21 @@ describe.each(STORE_KINDS)('device commands (%s)', (kind) => {
   const store = useStore(kind);
   const clock = fakeClock(T0 + 60_000);
   const fleet = useFleetApp(store, clock.now);
-  beforeEach(() => clock.advance(1000));
+  beforeEach(async () => {
+    clock.advance(1000);
+    // A broker that takes every command (their outcomes are device-command-outcomes.spec.ts's business).
+    fleet.app.ctx.link = recordingLink();
+    await store.context().db.deleteFrom('device_commands').execute();
+  });
 
   const post = async (path: string, body: unknown, who: DemoName | null = 'admin', lang = 'en-US', address?: string) => {
     const response = await call(fleet.app, path, body, { ...(who === null ? {} : { token: fleet.tokens[who] }), lang, ...(address ? { address } : {}) });
     return { http: response.statusCode, ...envelope<WireRecord | null>(response) };
+  };
+  /** The device of a command's answer, without the command's id. */
+  const deviceOf = (data: WireRecord | null): WireRecord => {
+    const { cmdId: _cmdId, ...device } = data ?? {};
+    return device;
   };
   const listed = async (id: string, who: DemoName = 'admin'): Promise<WireRecord | undefined> => {
     const response = await call(fleet.app, LIST, { filter: { Id: [id] } }, { token: fleet.tokens[who] });
@@ -37,13 +50,15 @@ describe.each(STORE_KINDS)('device commands (%s)', (kind) => {
   /** The device entries of the audit trail (sign-ins are audited too). */
   const deviceEntries = () =>
     store.context().db.selectFrom('audit_log').selectAll().where('target_type', '=', 'device').orderBy('id').execute();
-  /** Runs `refused` and checks that no data table changed and no device entry was written. */
+  /** Runs `refused` and checks that no data table changed and no device entry or command was written. */
   const unchanged = async <T>(refused: () => Promise<T>): Promise<T> => {
     const before = await snapshot(store.context());
     const entries = await deviceEntries();
+    const commands = await storedCommands(fleet.app);
     const result = await refused();
     expect(await snapshot(store.context())).toBe(before);
     expect(await deviceEntries()).toEqual(entries);
+    expect(await storedCommands(fleet.app)).toEqual(commands);
     return result;
   };
   const accountId = async (account: string) =>
@@ -55,9 +70,9 @@ describe.each(STORE_KINDS)('device commands (%s)', (kind) => {
       expect(before).toMatchObject({ Permission: 'Open' });
       const result = await post(PERMISSION, { Id: 'OC-A1' }, who);
       expect(result).toMatchObject({ http: 200, status: 'ok', code: CODES.ok, msg: 'success' });
-      expect(result.data).toEqual({ ...before, Permission: 'Close', UpdateTime: clock.now() });
-      expect(recordSchema(devicesConfig).strict().safeParse(result.data).success).toBe(true);
-      expect(await listed('OC-A1', who)).toEqual(result.data);
+      expect(result.data).toEqual({ ...before, Permission: 'Close', UpdateTime: clock.now(), cmdId: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/) });
+      expect(recordSchema(devicesConfig).strict().safeParse(deviceOf(result.data)).success).toBe(true);
+      expect(await listed('OC-A1', who)).toEqual(deviceOf(result.data));
       // And back.
       expect((await post(PERMISSION, { Id: 'OC-A1' }, who)).data).toMatchObject({ Permission: 'Open' });
     });
@@ -84,7 +99,8 @@ describe.each(STORE_KINDS)('device commands (%s)', (kind) => {
         address: '203.0.113.5',
       });
       expect(JSON.parse(entries[0]?.before ?? 'null')).toEqual({ Permission: 'Close' });
-      expect(JSON.parse(entries[0]?.after ?? 'null')).toEqual({ Permission: 'Open' });
+      const [command] = await storedCommands(fleet.app);
+      expect(JSON.parse(entries[0]?.after ?? 'null')).toEqual({ Permission: 'Open', cmdId: command?.cmd_id });
     });
 
     it('concurrent toggles serialise: an even number ends where it began, each entry sees the previous one', async () => {
@@ -104,19 +120,19 @@ describe.each(STORE_KINDS)('device commands (%s)', (kind) => {
         const before = await listed('OC-A2', who);
         const result = await post(STATE, { Id: 'OC-A2', State }, who);
         expect(result).toMatchObject({ http: 200, code: CODES.ok });
-        expect(result.data).toEqual({ ...before, State, UpdateTime: clock.now() });
-        expect(await listed('OC-A2', who)).toEqual(result.data);
+        expect(result.data).toEqual({ ...before, State, UpdateTime: clock.now(), cmdId: expect.any(String) });
+        expect(await listed('OC-A2', who)).toEqual(deviceOf(result.data));
         clock.advance(1000);
       }
     });
 
     it('records device.changeState with the state before and after', async () => {
-      await post(STATE, { Id: 'OC-B2', State: 'Work' }, 'first');
+      const result = await post(STATE, { Id: 'OC-B2', State: 'Work' }, 'first');
       const entries = await deviceEntries();
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({ action: 'device.changeState', actor_account: 'first', target_id: 'OC-B2', device_id: 'OC-B2' });
       expect(JSON.parse(entries[0]?.before ?? 'null')).toEqual({ State: 'Repair' });
-      expect(JSON.parse(entries[0]?.after ?? 'null')).toEqual({ State: 'Work' });
+      expect(JSON.parse(entries[0]?.after ?? 'null')).toEqual({ State: 'Work', cmdId: result.data?.cmdId });
     });
 
     it.each<[string, unknown, string]>([
@@ -183,6 +199,75 @@ describe.each(STORE_KINDS)('device commands (%s)', (kind) => {
         expect(result).toEqual({ http: 400, data: null, status: 'fail', code: CODES.emptyDeviceId, msg: 'device ID cannot be empty' });
       }
       expect(await post(path, body, 'admin', 'zh-CN')).toMatchObject({ code: CODES.emptyDeviceId, msg: '设备ID不能为空' });
+    });
+  });
+
+  describe('change_settings', () => {
+    it.each(['admin', 'first'] as const)('%s asks a device in its scope for new settings and gets the device as the list shows it', async (who) => {
+      const before = await listed('OC-A2', who);
+      const result = await post(SETTINGS, { Id: 'OC-A2', SP: 1.5, ST: 60, SS: 'S', SL: 1, SA: 0 }, who);
+      expect(result).toMatchObject({ http: 200, status: 'ok', code: CODES.ok, msg: 'success' });
+      // The server keeps no settings: only the update time changes; the chamber's telemetry will report them.
+      expect(result.data).toEqual({ ...before, UpdateTime: clock.now(), cmdId: expect.any(String) });
+      expect(await listed('OC-A2', who)).toEqual(deviceOf(result.data));
+    });
+
+    it('records device.changeSettings: the values last reported before (null when never reported), those asked for after', async () => {
+      await store.context().db.updateTable('devices').set({ latest: JSON.stringify({ Id: 'OC-B1', Time: T0, SP: 1.3, SS: 'M', RCP: 1.28 }) }).where('id', '=', 'OC-B1').execute();
+      const result = await post(SETTINGS, { Id: 'OC-B1', SP: 2, ST: 90 }, 'first', 'en-US', '203.0.113.7');
+      const entries = await deviceEntries();
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({
+        at: clock.now(),
+        actor_account: 'first',
+        action: 'device.changeSettings',
+        target_type: 'device',
+        target_id: 'OC-B1',
+        device_id: 'OC-B1',
+        address: '203.0.113.7',
+      });
+      expect(JSON.parse(entries[0]?.before ?? 'null')).toEqual({ SP: 1.3, ST: null });
+      expect(JSON.parse(entries[0]?.after ?? 'null')).toEqual({ SP: 2, ST: 90, cmdId: result.data?.cmdId });
+    });
+
+    it.each<[string, unknown, string]>([
+      ['no setting at all', { Id: 'OC-A1' }, 'SP/ST/SS/SL/SA cannot be empty'],
+      ['SP below 1 ATA', { Id: 'OC-A1', SP: 0.5 }, 'SP must be at least 1'],
+      ['SP above 3 ATA', { Id: 'OC-A1', SP: 3.01 }, 'SP must be at most 3'],
+      ['SP as text', { Id: 'OC-A1', SP: '1.5' }, 'SP must be a number'],
+      ['ST negative', { Id: 'OC-A1', ST: -1 }, 'ST must be at least 0'],
+      ['ST above 240 minutes', { Id: 'OC-A1', ST: 241 }, 'ST must be at most 240'],
+      ['ST not whole', { Id: 'OC-A1', ST: 1.5 }, 'ST must be a whole number'],
+      ['an unknown speed', { Id: 'OC-A1', SS: 'X' }, 'SS must be one of F, M, S'],
+      ['a speed in lower case', { Id: 'OC-A1', SS: 'f' }, 'SS must be one of F, M, S'],
+      ['a light of 2', { Id: 'OC-A1', SL: 2 }, 'SL must be one of 0, 1'],
+      ['an atmosphere light as text', { Id: 'OC-A1', SA: '1' }, 'SA must be one of 0, 1'],
+      ['a good setting beside a bad one', { Id: 'OC-A1', SP: 1.5, SL: true }, 'SL must be one of 0, 1'],
+      ['a reading, not a setting', { Id: 'OC-A1', SP: 1.5, RCP: 1.2 }, 'unknown field: RCP'],
+    ])('%s is 40000 naming the field, nothing written', async (_case, body, msg) => {
+      const result = await unchanged(() => post(SETTINGS, body));
+      expect(result).toEqual({ http: 400, data: null, status: 'fail', code: CODES.badInput, msg });
+    });
+
+    it('names the bad setting in Chinese too', async () => {
+      expect(await unchanged(() => post(SETTINGS, { Id: 'OC-A1', ST: 300 }, 'admin', 'zh-CN'))).toMatchObject({ code: CODES.badInput, msg: 'ST 不能大于 240' });
+      expect(await unchanged(() => post(SETTINGS, { Id: 'OC-A1' }, 'admin', 'zh-CN'))).toMatchObject({ code: CODES.badInput, msg: 'SP/ST/SS/SL/SA 不能为空' });
+    });
+
+    it.each(['second', 'client'] as const)('%s may not change settings (decisions.md: admin and user only): 40300 before the body is read', async (who) => {
+      for (const body of [{ Id: 'OC-A1', SP: 1.5 }, { Id: '' }, { nonsense: true }]) {
+        const result = await unchanged(() => post(SETTINGS, body, who));
+        expect(result).toEqual({ http: 403, data: null, status: 'fail', code: CODES.forbidden, msg: 'access denied' });
+      }
+    });
+
+    it('a device out of scope is answered exactly like one that does not exist (40400); an empty Id is code 401', async () => {
+      const outOfScope = await unchanged(() => post(SETTINGS, { Id: 'OC-C1', SP: 1.5 }, 'first'));
+      expect(outOfScope).toEqual({ http: 404, data: null, status: 'fail', code: CODES.notFound, msg: 'not found' });
+      expect(await unchanged(() => post(SETTINGS, { Id: 'OC-Z9', SP: 1.5 }, 'first'))).toEqual(outOfScope);
+      for (const body of [{ Id: '', SP: 1.5 }, { SP: 9 }, undefined]) {
+        expect(await unchanged(() => post(SETTINGS, body))).toEqual({ http: 400, data: null, status: 'fail', code: CODES.emptyDeviceId, msg: 'device ID cannot be empty' });
+      }
     });
   });
 

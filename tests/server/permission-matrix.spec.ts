@@ -94,6 +94,8 @@ interface ActionEndpoint {
 }
 
 const upstream = (path: string, body: unknown): Request => ({ method: 'POST', url: `/upstream${path}`, body });
+/** The cmdId of the command recorded for a device (none exists for a missing device). */
+const COMMAND_OF = (Id: string) => `cmd-${Id}`;
 
 /** Every action endpoint of the upstream contract and the REST API that names one device or account. */
 const ACTIONS: readonly ActionEndpoint[] = [
@@ -108,6 +110,19 @@ const ACTIONS: readonly ActionEndpoint[] = [
     policy: { resource: 'devices', action: 'changeState' },
     target: 'device',
     request: (Id) => upstream('/order/change_state', { Id, State: 'Repair' }),
+  },
+  {
+    name: 'order/change_settings',
+    policy: { resource: 'devices', action: 'changeSettings' },
+    target: 'device',
+    request: (Id) => upstream('/order/change_settings', { Id, SP: 1.5, SS: 'M' }),
+  },
+  {
+    // A command recorded for every device in beforeAll (COMMAND_OF); reading it is the device's scope.
+    name: 'GET /api/v1/device-commands/:cmdId',
+    policy: { resource: 'device-commands', action: 'show' },
+    target: 'device',
+    request: (Id) => ({ method: 'GET', url: `/api/v1/device-commands/${COMMAND_OF(Id)}` }),
   },
   {
     name: 'device/update_OCProperty',
@@ -203,10 +218,11 @@ describe.each(STORE_KINDS)('permission matrix (%s)', (kind) => {
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
 
-  /** The data tables and the audit trail (sessions aside: using a token touches them). */
+  /** The data tables, the audit trail and the commands sent (sessions aside: using a token touches them). */
   const state = async () => {
     const audit = await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    return `${await snapshot(ctx)} audit=${String(audit.n)}`;
+    const commands = await ctx.db.selectFrom('device_commands').selectAll().orderBy('cmd_id').execute();
+    return `${await snapshot(ctx)} audit=${String(audit.n)} commands=${JSON.stringify(commands)}`;
   };
 
   beforeAll(async () => {
@@ -220,6 +236,23 @@ describe.each(STORE_KINDS)('permission matrix (%s)', (kind) => {
         .values(extra.devices.map((device_id) => ({ account_id: row.id, device_id, created_at: T0 })))
         .execute();
     }
+    const devices = await ctx.db.selectFrom('devices').select('id').execute();
+    await ctx.db
+      .insertInto('device_commands')
+      .values(
+        devices.map(({ id }) => ({
+          cmd_id: COMMAND_OF(id),
+          device_id: id,
+          type: 'state',
+          payload: JSON.stringify({ cmdId: COMMAND_OF(id), type: 'state', Time: T0, State: 'Work' }),
+          status: 'acked',
+          error: null,
+          issued_by: null,
+          issued_at: T0,
+          answered_at: T0 + 1000,
+        })),
+      )
+      .execute();
   });
 
   /** A device with no history, assigned to nobody, for the cells that remove or register a device. */
@@ -296,6 +329,19 @@ describe.each(STORE_KINDS)('permission matrix (%s)', (kind) => {
       }
       if (found.out !== undefined) expect(found.out).toBe(found.missing);
     });
+  });
+
+  it('the command log answers each role only commands of the devices it sees', async () => {
+    await ready();
+    const rows = await ctx.db.selectFrom('device_commands').select('device_id').execute();
+    for (const role of ROLES) {
+      const response = await send(role, { method: 'GET', url: '/api/v1/device-commands?range=[0,999]' });
+      expect(response.statusCode, response.body).toBe(200);
+      const devices = MANAGED[role];
+      const expected = rows.filter((row) => devices === 'all' || devices.includes(row.device_id)).map((row) => row.device_id);
+      const listed = response.json<{ Id: string }[]>().map((record) => record.Id);
+      expect(listed.sort(), `commands for ${role}`).toEqual(expected.sort());
+    }
   });
 
   it('the audit log answers each role only entries of its subtree (client: its own) on devices it sees', async () => {

@@ -1,40 +1,47 @@
 import { useState, type MouseEvent } from 'react';
 import { Menu, MenuItem } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { Button, useCanAccess, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { Button, useCanAccess, useDataProvider, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { DEVICE_STATES, type DeviceState } from './config';
+import { DeviceSettings } from './DeviceSettings';
+import { useCommandFeedback } from './useCommandFeedback';
 
 type Command = { kind: 'permission' } | { kind: 'state'; State: DeviceState };
 
 /**
  * Sends one device command through the data provider's custom methods, then refreshes the views so they
- * show the device's new permission or state. A failure is already announced by the HTTP client.
+ * show the device's new permission or state, and tells the operator what the chamber answers
+ * (useCommandFeedback). A failure is already announced by the HTTP client.
  */
 const useDeviceCommand = (Id: string) => {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefresh();
-  const notify = useNotify();
+  const feedback = useCommandFeedback();
   return useMutation({
     mutationFn: (command: Command) =>
       command.kind === 'permission' ? dataProvider.changePermission({ Id }) : dataProvider.changeState({ Id, State: command.State }),
-    onSuccess: () => {
-      notify('crud.commands.sent', { type: 'success' });
+    onSuccess: (issued) => {
+      feedback(Id, issued);
       refresh();
     },
   });
 };
 
-/** A device row's commands: switch its permission, set its state; each shown only to roles the policy allows. */
+/**
+ * A device row's commands: switch its permission, set its state, change its settings; each shown only to
+ * roles the policy allows.
+ */
 export const DeviceCommands = () => {
   const record = useRecordContext();
   const translate = useTranslate();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const { canAccess: mayPermit } = useCanAccess({ resource: 'devices', action: 'changePermission' });
   const { canAccess: mayChangeState } = useCanAccess({ resource: 'devices', action: 'changeState' });
+  const { canAccess: mayChangeSettings } = useCanAccess({ resource: 'devices', action: 'changeSettings' });
   const command = useDeviceCommand(String(record?.Id ?? ''));
   if (!record) return null;
-  // The row opens the device on click; a command must not.
+  // The row opens the device on click; a command (and its dialog, a portal in the same React tree) must not.
   const keepInRow = (event: MouseEvent) => event.stopPropagation();
   return (
     <span onClick={keepInRow}>
@@ -64,6 +71,7 @@ export const DeviceCommands = () => {
           </Menu>
         </>
       )}
+      {mayChangeSettings && <DeviceSettings record={record} />}
     </span>
   );
 };

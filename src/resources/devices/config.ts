@@ -5,10 +5,14 @@ export const DEVICE_STATES = ['Work', 'Stop', 'Repair'] as const;
 export type DeviceState = (typeof DEVICE_STATES)[number];
 export const DEVICE_PERMISSIONS = ['Open', 'Close'] as const;
 
-/** The upstream's device commands (spec point 7); both take the device `Id`, change_state also the new `State`. */
+/**
+ * The upstream's device commands (spec point 7); each takes the device `Id`, change_state also the new
+ * `State`. change_settings (SP, ST, SS, SL, SA) is ours, in the same family (docs/commands.md).
+ */
 export const DEVICE_COMMANDS = {
   changePermission: '/order/change_permission',
   changeState: '/order/change_state',
+  changeSettings: '/order/change_settings',
 } as const;
 
 /** A device Id is also its MQTT username and topic segment, so it keeps to characters safe in both. */

@@ -19,7 +19,9 @@ describe('device commands in the device list (custom data provider methods throu
     await screen.findByText('第 1-10 条，共 55 条', {}, wait);
     const before = column('开关权限')[0];
     fireEvent.click(await within(firstRow()).findByRole('button', { name: before === '开启' ? '关闭权限' : '开启权限' }, wait));
-    expect(await screen.findByText('指令已发送', {}, wait)).toBeTruthy();
+    // The mocked chamber acknowledges a second later: sent, then confirmed.
+    expect(await screen.findByText(/：指令已发送，等待氧舱应答$/, {}, wait)).toBeTruthy();
+    expect(await screen.findByText(/：氧舱已确认执行$/, {}, { timeout: 5000 })).toBeTruthy();
     await waitFor(() => expect(column('开关权限')[0]).toBe(before === '开启' ? '关闭' : '开启'), wait);
 
     const target = column('状态')[0] === '维修中' ? '空闲' : '维修中';

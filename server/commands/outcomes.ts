@@ -1,0 +1,111 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuditAction } from '../../src/domain/audit';
+import type { CommandOutcome, CommandStatus } from '../../src/domain/live';
+import type { FinalCommandStatus } from '../../src/resources/devices/commands';
+import type { Command } from '../../src/domain/mqtt';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/trail';
+import type { AppContext } from '../context';
+
+/**
+ * What becomes of a command once it is sent (docs/commands.md): the device acknowledges it ('acked'),
+ * refuses it ('refused', with its reason), or does not answer in time ('timeout', also when it could
+ * not be handed to the broker at all). A command leaves 'sent' once, with its audit entry in the same
+ * transaction, and every change is announced on the live feed after the commit.
+ */
+
+/** Where the command services log (a request's or the app's logger). */
+export type CommandLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+/** Why a command timed out: no ack within the timeout, or the broker never took it. */
+export type TimeoutReason = 'noAnswer' | 'notDelivered';
+
+export type Settlement = { status: 'acked' } | { status: 'refused'; error: string | undefined } | { status: 'timeout'; reason: TimeoutReason };
+
+/** Which 'sent' commands a settlement applies to; every given condition must hold. */
+export interface CommandFilter {
+  cmdId?: string;
+  deviceId?: string;
+  /** Issued at or before this time (epoch ms). */
+  issuedUpTo?: number;
+}
+
+export const OUTCOME_ACTIONS: Record<FinalCommandStatus, AuditAction> = {
+  acked: 'device.commandAcked',
+  refused: 'device.commandRefused',
+  timeout: 'device.commandTimedOut',
+};
+
+type OutcomeContext = Pick<AppContext, 'db' | 'live'>;
+
+/** A command's status as the live feed and the REST API carry it. */
+export const outcomeOf = (
+  row: { cmd_id: string; device_id: string; type: string },
+  status: CommandStatus,
+  at: number,
+  error?: string | null,
+): CommandOutcome => ({
+  cmdId: row.cmd_id,
+  Id: row.device_id,
+  type: row.type as Command['type'],
+  status,
+  ...(error ? { error } : {}),
+  at,
+});
+
+export const announce = (ctx: Pick<AppContext, 'live'>, outcome: CommandOutcome): void =>
+  ctx.live.publish({ type: 'command', data: outcome });
+
+/**
+ * Moves the 'sent' commands that match `filter` to the settlement's status at `at`, each with its audit
+ * entry, in one transaction; then announces each. A command already final (acknowledged twice, an ack
+ * after its timeout) is not matched and changes nothing. Answers the outcomes of the commands it moved.
+ *
+ * The audit entry belongs to the command: its actor is the account that issued it, so it is visible to
+ * exactly those who see the command's own entry (docs/audit.md), and its address is `system` (the server
+ * recorded it, from the device's ack or its own clock).
+ */
+export const settleCommands = async (ctx: OutcomeContext, filter: CommandFilter, settlement: Settlement, at: number): Promise<CommandOutcome[]> => {
+  const error = settlement.status === 'refused' ? (settlement.error ?? null) : null;
+  const outcomes = await ctx.db.transaction().execute(async (trx) => {
+    let update = trx
+      .updateTable('device_commands')
+      .set({ status: settlement.status, error, answered_at: at })
+      .where('status', '=', 'sent');
+    if (filter.cmdId !== undefined) update = update.where('cmd_id', '=', filter.cmdId);
+    if (filter.deviceId !== undefined) update = update.where('device_id', '=', filter.deviceId);
+    if (filter.issuedUpTo !== undefined) update = update.where('issued_at', '<=', filter.issuedUpTo);
+    const rows = await update.returning(['cmd_id', 'device_id', 'type', 'issued_by']).execute();
+    if (rows.length === 0) return [];
+
+    const issuerIds = [...new Set(rows.flatMap((row) => (row.issued_by === null ? [] : [row.issued_by])))];
+    const issuers =
+      issuerIds.length === 0 ? [] : await trx.selectFrom('accounts').select(['id', 'account']).where('id', 'in', issuerIds).execute();
+    const names = new Map(issuers.map((issuer) => [issuer.id, issuer.account]));
+    for (const row of rows) {
+      const name = row.issued_by === null ? undefined : names.get(row.issued_by);
+      const actor: AuditActor = name === undefined ? SYSTEM_ACTOR : { id: row.issued_by, account: name, address: SYSTEM_ACTOR.address };
+      await recordAudit(
+        trx,
+        actor,
+        {
+          action: OUTCOME_ACTIONS[settlement.status],
+          targetType: 'device',
+          targetId: row.device_id,
+          deviceId: row.device_id,
+          before: { cmdId: row.cmd_id, status: 'sent' },
+          after: {
+            cmdId: row.cmd_id,
+            type: row.type,
+            status: settlement.status,
+            ...(error === null ? {} : { error }),
+            ...(settlement.status === 'timeout' ? { reason: settlement.reason } : {}),
+          },
+        },
+        at,
+      );
+    }
+    return rows.map((row) => outcomeOf(row, settlement.status, at, error));
+  });
+  for (const outcome of outcomes) announce(ctx, outcome);
+  return outcomes;
+};

@@ -1,0 +1,48 @@
+import type { CommandOutcome } from '../../src/domain/live';
+import { DEFAULT_COMMAND_TIMEOUT_SECONDS } from '../config';
+import type { AppContext } from '../context';
+import { globalPlugin } from '../plugin';
+import { sweepEvery } from '../sweep';
+import { settleCommands } from './outcomes';
+
+/** Checking every second reports an unanswered command at most a second after its timeout. */
+export const COMMAND_SWEEP_INTERVAL_MS = 1000;
+
+/**
+ * Every command still 'sent' `timeoutMs` after it was issued becomes 'timeout' ('noAnswer'), each with
+ * its audit entry and live event. Several server processes may sweep the same store: a command leaves
+ * 'sent' once, whichever moves it.
+ */
+export const timeOutUnanswered = (ctx: Pick<AppContext, 'db' | 'live'>, now: number, timeoutMs: number): Promise<CommandOutcome[]> =>
+  settleCommands(ctx, { issuedUpTo: now - timeoutMs }, { status: 'timeout', reason: 'noAnswer' }, now);
+
+export interface CommandSweeperOptions {
+  /** Default DEFAULT_COMMAND_TIMEOUT_SECONDS; the app passes COMMAND_TIMEOUT_SECONDS (server/config.ts). */
+  timeoutSeconds?: number;
+  /** How often to look, in ms (default COMMAND_SWEEP_INTERVAL_MS). */
+  intervalMs?: number;
+}
+
+const positive = (name: string, value: number): number => {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`commandSweeperPlugin: ${name} must be a positive number (got ${String(value)})`);
+  return value;
+};
+
+/**
+ * Times out unanswered commands (`timeOutUnanswered` at the app's clock) every `intervalMs`
+ * (server/sweep.ts). Register it after the database:
+ *   void app.register(commandSweeperPlugin, { timeoutSeconds: config.commandTimeoutSeconds });
+ */
+export const commandSweeperPlugin = globalPlugin<CommandSweeperOptions>('oxygen-command-sweeper', async (app, options) => {
+  const timeoutMs = positive('timeoutSeconds', options.timeoutSeconds ?? DEFAULT_COMMAND_TIMEOUT_SECONDS) * 1000;
+  sweepEvery(
+    app,
+    'commandSweeperPlugin',
+    options.intervalMs ?? COMMAND_SWEEP_INTERVAL_MS,
+    async () => {
+      const outcomes = await timeOutUnanswered(app.ctx, app.ctx.now(), timeoutMs);
+      if (outcomes.length > 0) app.log.info({ count: outcomes.length, cmdIds: outcomes.slice(0, 100).map((outcome) => outcome.cmdId) }, 'commands timed out');
+    },
+    'timing out unanswered commands failed',
+  );
+});
