@@ -1,0 +1,388 @@
+import type { DevicePatch } from '../../src/domain/live';
+import { parseTopic, parseMessage, type RejectReason } from '../../src/domain/mqtt';
+import { applyAck } from '../commands/acks';
+import type { CommandLog } from '../commands/outcomes';
+import type { AppContext } from '../context';
+import type { InboundMessage } from '../mqtt/transport';
+import { createBatchWriter, type BatchEntry, type BatchResult } from './batch';
+import { handleEvent, type EventOutcome } from './events';
+import { LOG_BURST, LOG_WINDOW_MS, printable, rateLimitedLog, type IngestLog, type LimitedLog, type LogLevel } from './log';
+import { markSilentDevicesOffline, OFFLINE_AFTER_MS, OFFLINE_SWEEP_INTERVAL_MS, presencePatch } from './presence';
+
+/**
+ * Ingestion (issue 5, point 4; docs/ingest.md): every message a device publishes, as the MQTT transport
+ * hands it over, validated with the shared contract (src/domain/mqtt.ts), stored, and acknowledged
+ * (`settle()`, the QoS 1 PUBACK) only once it is handled for good.
+ *
+ *   accept ─▶ parseMessage ─┬─ refused ───────────────┐
+ *                           ├─ telemetry, status ─────┼─▶ the open batch ─(batchSize or maxWaitMs)─┐
+ *                           └─ event, ack ─▶ a step ──┘                                            │
+ *   queue (in arrival order per device) ◀──────────────────────────────────────────────────────────┘
+ *     └─▶ one worker: a batch in one transaction (batch.ts) or a step (events.ts, applyAck),
+ *         retried with backoff until it commits ─▶ settle its messages ─▶ live patches
+ *
+ * Per-device order: a step (an event or an ack) of a device whose messages wait in the open batch
+ * closes that batch first, so it runs after them; a refused message waits in the open batch so that its
+ * acknowledgement keeps its place among the device's (MQTT acknowledges QoS 1 in order).
+ */
+
+/** Entries per batch: at 10,000 messages/s a batch fills in 100 ms, so `maxWaitMs` is what usually closes it. */
+export const BATCH_SIZE = 1000;
+/** The longest a message waits for its batch to close; acknowledgement latency is this plus the write. */
+export const BATCH_MAX_WAIT_MS = 50;
+/** Messages accepted and not yet settled beyond which new ones are refused unacknowledged (about 5 s at the target rate). */
+export const MAX_PENDING = 50_000;
+/** Backoff between attempts of a failed batch or step: doubling from the first to the last. */
+export const RETRY_FIRST_MS = 100;
+export const RETRY_MAX_MS = 5_000;
+
+export interface IngestOptions {
+  log: IngestLog;
+  batchSize?: number;
+  maxWaitMs?: number;
+  maxPending?: number;
+  /** The offline rule (presence.ts): silence during a session longer than this; default OFFLINE_AFTER_MS (30 s). */
+  offlineAfterMs?: number;
+  /** How often the offline rule is applied; 0 applies it only when `sweep()` is called (tests). */
+  sweepIntervalMs?: number;
+  retryFirstMs?: number;
+  retryMaxMs?: number;
+  /** Log lines per kind per window (log.ts). */
+  logBurst?: number;
+  logWindowMs?: number;
+}
+
+/** Why a message was handled without effect (settled): the parse reasons, and the rest. */
+export type DropReason = RejectReason | 'unknownDevice' | 'internal';
+/** Why a message was not taken (not settled: the device sends it again when it reconnects). */
+export type RefuseReason = 'overload' | 'closed';
+
+/**
+ * Read at any time. Every message received is, once handled, in exactly one of stored, duplicates,
+ * statuses, events, acks, dropped, refused, or still pending:
+ *   received = stored + duplicates + statuses + events + acks + Σ dropped + Σ refused + pending
+ */
+export interface IngestCounters {
+  received: number;
+  /** Readings inserted into state_records. */
+  stored: number;
+  /** Telemetry already stored (same device and Time): acknowledged, not stored twice. */
+  duplicates: number;
+  statuses: number;
+  events: number;
+  acks: number;
+  /** Handled without effect, by reason; acknowledged. */
+  dropped: Partial<Record<DropReason, number>>;
+  /** Not taken, by reason; not acknowledged. */
+  refused: Record<RefuseReason, number>;
+  /** Accepted, not yet settled. */
+  pending: number;
+  /** Transactions and steps committed, and failed attempts (each retried). */
+  commits: number;
+  failures: number;
+}
+
+export interface Ingest {
+  /** Takes a device's message; never throws. The transport stops calling it before `close`. */
+  accept(message: InboundMessage): void;
+  /** Applies the offline rule now (a timer does every `sweepIntervalMs`); answers the devices marked offline. */
+  sweep(): Promise<string[]>;
+  /** Writes what is pending and stops the timers. A write that fails now is not retried: its messages stay unacknowledged. */
+  close(): Promise<void>;
+  readonly counters: Readonly<IngestCounters>;
+}
+
+type StepOutcome = EventOutcome | { acked: true };
+
+type Work =
+  | { kind: 'batch'; entries: BatchEntry[]; devices: Set<string> }
+  | { kind: 'step'; deviceId: string; message: InboundMessage; run: () => Promise<StepOutcome> };
+
+export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest => {
+  const batchSize = options.batchSize ?? BATCH_SIZE;
+  const maxWaitMs = options.maxWaitMs ?? BATCH_MAX_WAIT_MS;
+  const maxPending = options.maxPending ?? MAX_PENDING;
+  const offlineAfterMs = options.offlineAfterMs ?? OFFLINE_AFTER_MS;
+  const sweepIntervalMs = options.sweepIntervalMs ?? OFFLINE_SWEEP_INTERVAL_MS;
+  const retryFirstMs = options.retryFirstMs ?? RETRY_FIRST_MS;
+  const retryMaxMs = options.retryMaxMs ?? RETRY_MAX_MS;
+  const log: LimitedLog = rateLimitedLog(options.log, {
+    burst: options.logBurst ?? LOG_BURST,
+    windowMs: options.logWindowMs ?? LOG_WINDOW_MS,
+    now: ctx.now,
+  });
+  const writeBatch = createBatchWriter(ctx.db);
+
+  const counters: IngestCounters = {
+    received: 0,
+    stored: 0,
+    duplicates: 0,
+    statuses: 0,
+    events: 0,
+    acks: 0,
+    dropped: {},
+    refused: { overload: 0, closed: 0 },
+    pending: 0,
+    commits: 0,
+    failures: 0,
+  };
+
+  /** applyAck's log lines (an ignored ack: unknown command, another device's), rate-limited like ours. */
+  const ackLine =
+    (level: LogLevel) =>
+    (fields: unknown, message?: string): void =>
+      log(level, `ack:${level}`, typeof fields === 'object' && fields !== null ? fields : { detail: fields }, message ?? 'ack');
+  const ackLog: CommandLog = { info: ackLine('info'), warn: ackLine('warn'), error: ackLine('error') };
+
+  // -------------------------------------------------------------------------------------------------
+  // Settling and publishing: after a commit, never retried, each guarded so one failure stops nothing.
+
+  const settle = (message: InboundMessage): void => {
+    counters.pending -= 1;
+    try {
+      message.settle();
+    } catch (error) {
+      log('error', 'settle', { err: error, topic: printable(message.topic) }, 'mqtt: acknowledging a message failed');
+    }
+  };
+
+  const publish = (patch: DevicePatch): void => {
+    try {
+      ctx.live.publish({ type: 'device', data: patch });
+    } catch (error) {
+      log('error', 'live', { err: error, deviceId: patch.Id }, 'live: publishing a device patch failed');
+    }
+  };
+
+  const drop = (reason: DropReason, fields: { deviceId?: string; topic: unknown; detail?: string }): void => {
+    counters.dropped[reason] = (counters.dropped[reason] ?? 0) + 1;
+    log('warn', `drop:${reason}`, { ...fields, topic: printable(fields.topic), reason }, 'mqtt message dropped');
+  };
+
+  const refuse = (message: InboundMessage, reason: RefuseReason): void => {
+    counters.refused[reason] += 1;
+    log('warn', `refuse:${reason}`, { topic: printable(message.topic), reason, pending: counters.pending }, 'mqtt message refused, not acknowledged');
+  };
+
+  // -------------------------------------------------------------------------------------------------
+  // The queue and its worker
+
+  const queue: Work[] = [];
+  let open: Extract<Work, { kind: 'batch' }> | undefined;
+  let openTimer: NodeJS.Timeout | undefined;
+  let worker: Promise<void> | undefined;
+  let closing = false;
+  let wake: (() => void) | undefined;
+
+  const seal = (): void => {
+    if (open === undefined) return;
+    clearTimeout(openTimer);
+    queue.push(open);
+    open = undefined;
+    kick();
+  };
+
+  const addToBatch = (entry: BatchEntry): void => {
+    if (open === undefined) {
+      open = { kind: 'batch', entries: [], devices: new Set() };
+      openTimer = setTimeout(seal, maxWaitMs);
+      openTimer.unref();
+    }
+    open.entries.push(entry);
+    open.devices.add(entry.deviceId);
+    if (open.entries.length >= batchSize) seal();
+  };
+
+  const addStep = (deviceId: string, message: InboundMessage, run: () => Promise<StepOutcome>): void => {
+    if (open?.devices.has(deviceId)) seal();
+    queue.push({ kind: 'step', deviceId, message, run });
+    kick();
+  };
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      wake = done;
+    });
+
+  /** After a batch committed: its counts, its acknowledgements in arrival order, then one patch per device. */
+  const finishBatch = (work: Extract<Work, { kind: 'batch' }>, result: BatchResult): void => {
+    counters.stored += result.stored;
+    counters.duplicates += result.duplicates;
+    counters.statuses += result.statuses;
+    for (const entry of work.entries) {
+      if (entry.kind !== 'drop' && result.unknown.has(entry.deviceId)) drop('unknownDevice', { deviceId: entry.deviceId, topic: entry.message.topic });
+      settle(entry.message);
+    }
+    for (const patch of result.patches) publish(patch);
+  };
+
+  const finishStep = (work: Extract<Work, { kind: 'step' }>, outcome: StepOutcome): void => {
+    if ('dropped' in outcome) drop(outcome.dropped, { deviceId: work.deviceId, topic: work.message.topic });
+    else if ('acked' in outcome) counters.acks += 1;
+    else counters.events += 1;
+    settle(work.message);
+    if ('patch' in outcome) publish(outcome.patch);
+  };
+
+  /** Runs one work item until it commits (true), or until it fails while closing (false). */
+  const perform = async (work: Work): Promise<boolean> => {
+    for (let attempt = 1; ; attempt += 1) {
+      let finish: () => void;
+      try {
+        if (work.kind === 'batch') {
+          const result = await writeBatch(work.entries);
+          finish = () => finishBatch(work, result);
+        } else {
+          const outcome = await work.run();
+          finish = () => finishStep(work, outcome);
+        }
+      } catch (error) {
+        counters.failures += 1;
+        const messages = work.kind === 'batch' ? work.entries.length : 1;
+        const retryInMs = Math.min(retryMaxMs, retryFirstMs * 2 ** Math.min(attempt - 1, 30));
+        log('error', 'failure', { err: error, work: work.kind, messages, attempt, retryInMs: closing ? null : retryInMs }, 'ingest: write failed; messages not acknowledged');
+        if (closing) return false;
+        await pause(retryInMs);
+        if (closing) return false;
+        continue;
+      }
+      // Committed: from here on nothing is retried (a retry would acknowledge twice).
+      counters.commits += 1;
+      finish();
+      return true;
+    }
+  };
+
+  /** Set when a write failed while closing: the queue is left as it is, unacknowledged. */
+  let gaveUp = false;
+
+  const drain = async (): Promise<void> => {
+    for (let work = queue[0]; work !== undefined; work = queue[0]) {
+      if (!(await perform(work))) {
+        gaveUp = true;
+        return;
+      }
+      queue.shift();
+    }
+  };
+
+  function kick(): void {
+    if (gaveUp) return;
+    worker ??= drain().finally(() => {
+      worker = undefined;
+      // Work queued while the last item was finishing.
+      if (queue.length > 0) kick();
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Accepting
+
+  /** Hands a parsed message to the queue, or settles a refused one; the message is pending from here. */
+  const take = (message: InboundMessage, receivedAt: number): void => {
+    const parsed = parseMessage(message.topic, message.payload, receivedAt);
+    counters.pending += 1;
+    if (!parsed.ok || parsed.kind === 'cmd') {
+      const deviceId = parseTopic(message.topic)?.deviceId;
+      const why = parsed.ok ? { reason: 'topic' as const, detail: 'cmd is published by the server' } : parsed;
+      drop(why.reason, { deviceId, topic: message.topic, detail: why.detail });
+      // Acknowledged in its device's order; a topic naming no device has no order to keep.
+      if (deviceId === undefined) settle(message);
+      else addToBatch({ kind: 'drop', deviceId, message });
+      return;
+    }
+    const { deviceId } = parsed;
+    switch (parsed.kind) {
+      case 'telemetry':
+        return addToBatch({ kind: 'telemetry', deviceId, message, receivedAt, reading: parsed.message });
+      case 'status':
+        return addToBatch({ kind: 'status', deviceId, message, receivedAt, status: parsed.message });
+      case 'event': {
+        const event = parsed.message;
+        return addStep(deviceId, message, () => handleEvent({ ctx, log }, deviceId, event, receivedAt));
+      }
+      case 'ack': {
+        const ack = parsed.message;
+        return addStep(deviceId, message, async () => {
+          await applyAck(ctx, deviceId, ack, ackLog);
+          return { acked: true };
+        });
+      }
+    }
+  };
+
+  const accept = (message: InboundMessage): void => {
+    counters.received += 1;
+    const pendingBefore = counters.pending;
+    try {
+      if (closing) return refuse(message, 'closed');
+      if (counters.pending >= maxPending) return refuse(message, 'overload');
+      take(message, ctx.now());
+    } catch (error) {
+      // Not reachable by design (parseMessage never throws); a message must never take ingestion down. One
+      // that failed before it was taken is settled here; once taken, it is the queue's to settle.
+      counters.dropped.internal = (counters.dropped.internal ?? 0) + 1;
+      log('error', 'internal', { err: error, topic: printable(message.topic) }, 'ingest: message dropped on an internal error');
+      if (counters.pending === pendingBefore) {
+        counters.pending += 1;
+        settle(message);
+      }
+    }
+  };
+
+  // -------------------------------------------------------------------------------------------------
+  // The offline rule
+
+  const sweep = async (): Promise<string[]> => {
+    const silent = await markSilentDevicesOffline(ctx.db, ctx.now(), offlineAfterMs);
+    for (const row of silent) {
+      // The "no telemetry for 30 s during a session" alarm's hook (decisions.md, "Safety alarms").
+      log('warn', 'offline:silent', { deviceId: row.id, lastSeen: row.last_seen_at, offlineAfterMs }, 'device offline: silent during a session');
+      publish(presencePatch(row));
+    }
+    return silent.map((row) => row.id);
+  };
+
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+  const scheduleSweep = (): void => {
+    if (sweepIntervalMs <= 0 || closing) return;
+    sweepTimer = setTimeout(() => {
+      sweeping = sweep()
+        .then(
+          () => undefined,
+          (error: unknown) => log('error', 'sweep', { err: error }, 'ingest: offline sweep failed'),
+        )
+        .finally(() => {
+          sweeping = undefined;
+          scheduleSweep();
+        });
+    }, sweepIntervalMs);
+    sweepTimer.unref();
+  };
+  scheduleSweep();
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= (async () => {
+      closing = true;
+      clearTimeout(sweepTimer);
+      // Seal and write what is pending; a worker waiting out a backoff gives up instead.
+      seal();
+      wake?.();
+      kick();
+      while (worker !== undefined) await worker;
+      await sweeping;
+      if (counters.pending > 0) {
+        log('warn', 'close', { pending: counters.pending }, 'ingest closed with messages not acknowledged: their devices send them again');
+      }
+    })());
+
+  return { accept, sweep, close, counters };
+};
