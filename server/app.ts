@@ -11,6 +11,8 @@ import { errorHandler, httpPlugin } from './http/plugin';
 import { createLiveFeed } from './live/feed';
 import { loggerOptions } from './logger';
 import { unlinked } from './mqtt/link';
+import { mqttPlugin, type MqttPluginOptions } from './mqtt/plugin';
+import { commandSweeperPlugin } from './commands/sweeper';
 import { orderSweeperPlugin } from './orders/sweeper';
 import { REST_PREFIX, restPlugin } from './rest/plugin';
 import { upstreamPlugin } from './upstream';
@@ -24,6 +26,11 @@ export interface BuildAppOptions {
    * (its redaction is the caller's business).
    */
   logger?: boolean | FastifyBaseLogger;
+  /**
+   * The broker (embedded on MQTT_PORT, or MQTT_URL's), ingestion, the live relay and the device link
+   * (server/mqtt/plugin.ts): true, or options for a cluster worker. Off by default: most tests need no broker.
+   */
+  mqtt?: true | MqttPluginOptions;
 }
 
 /**
@@ -63,11 +70,14 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
 
   void app.register(databasePlugin, { database });
   void app.register(orderSweeperPlugin);
+  void app.register(commandSweeperPlugin, { timeoutSeconds: config.commandTimeoutSeconds });
   void app.register(httpPlugin);
   void app.register(authPlugin);
   void app.register(healthPlugin);
   void app.register(upstreamPlugin, { prefix: config.apiPrefix });
   void app.register(restPlugin, { prefix: REST_PREFIX });
   void app.register(consolePlugin, { consoleDir: config.consoleDir, apiPrefix: config.apiPrefix });
+  // Last, so it closes first (onClose runs in reverse): ingestion writes what it holds while the store is open.
+  if (options.mqtt !== undefined) void app.register(mqttPlugin, options.mqtt === true ? {} : options.mqtt);
   return app;
 };

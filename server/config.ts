@@ -1,5 +1,7 @@
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { isDeviceId } from '../src/domain/mqtt';
 import { passwordProblem } from '../src/domain/password';
 
 /**
@@ -17,6 +19,21 @@ export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];
 export const DEMO_ADMIN_PASSWORD = 'Admin2026';
 
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/** MQTT_PORT's default (decisions.md); `--demo` uses the next port, since a development machine's own Mosquitto often holds 1883. */
+export const DEFAULT_MQTT_PORT = 1883;
+export const DEMO_MQTT_PORT = 1884;
+
+/** How long a chamber has to acknowledge a command (docs/commands.md). */
+export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 10;
+
+/**
+ * Where the devices' broker is: the embedded one this server runs (MQTT_PORT, MQTT_HOST), or an external
+ * one it is a client of (MQTT_URL). `url` never carries credentials: they are in `username`/`password`.
+ */
+export type MqttTarget =
+  | { kind: 'embedded'; port: number; host: string }
+  | { kind: 'external'; url: string; username: string | undefined; password: string | undefined; clientId: string };
 
 export interface Config {
   port: number;
@@ -43,17 +60,22 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** A booking not used within this many minutes after its booking time (SetT) expires. */
   orderExpiryMinutes: number;
+  /** A command a chamber has not acknowledged within this many seconds is reported as unanswered. */
+  commandTimeoutSeconds: number;
   /** Processes answering HTTP on the one port (node:cluster); 1: the server process itself. */
   workers: number;
+  mqtt: MqttTarget;
 }
 
 export type Env = Record<string, string | undefined>;
 
 export interface LoadConfigOptions {
-  /** `--demo`: ADMIN_PASSWORD defaults to the demo password instead of a random one. */
+  /** `--demo`: ADMIN_PASSWORD defaults to the demo password instead of a random one, MQTT_PORT to DEMO_MQTT_PORT. */
   demo?: boolean;
   /** Relative paths (DATA_DIR, CONSOLE_DIR) are resolved against this; default process.cwd(). */
   cwd?: string;
+  /** MQTT_CLIENT_ID's default is derived from it; default os.hostname(). */
+  hostname?: string;
 }
 
 export class ConfigError extends Error {
@@ -63,12 +85,12 @@ export class ConfigError extends Error {
   }
 }
 
-const integer = (name: string, fallback: number, min: number, max: number) =>
+const optionalInteger = (name: string, min: number, max: number) =>
   z
     .string()
     .optional()
     .transform((value, ctx) => {
-      if (value === undefined) return fallback;
+      if (value === undefined) return undefined;
       const parsed = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
       if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
         ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max} (got "${value}")` });
@@ -76,6 +98,9 @@ const integer = (name: string, fallback: number, min: number, max: number) =>
       }
       return parsed;
     });
+
+const integer = (name: string, fallback: number, min: number, max: number) =>
+  optionalInteger(name, min, max).transform((value) => value ?? fallback);
 
 const oneOf = <T extends string>(name: string, values: readonly T[], fallback: T, normalise: (v: string) => string) =>
   z
@@ -97,6 +122,20 @@ const text = (fallback: string) =>
     .string()
     .optional()
     .transform((value) => value ?? fallback);
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => value?.trim());
+
+const MQTT_URL_PROTOCOLS = ['mqtt:', 'mqtts:', 'ws:', 'wss:'];
+
+/** The server's client id on an external broker: printable, and never a device Id (devices use theirs as client id). */
+const CLIENT_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** `oxygen.server.<host name>`: stable across restarts of one machine, so its persistent session is found again. */
+export const defaultMqttClientId = (host: string): string =>
+  `oxygen.server.${host.replace(/[^A-Za-z0-9_-]/g, '-')}`.slice(0, 64).replace(/[.-]+$/, '');
 
 const envSchema = z.object({
   PORT: integer('PORT', 8080, 0, 65535),
@@ -146,7 +185,38 @@ const envSchema = z.object({
   LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: integer('LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR', 100, 1, 1_000_000),
   LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: integer('LOGIN_FAILURES_PER_ADDRESS_PER_HOUR', 300, 1, 1_000_000),
   ORDER_EXPIRY_MINUTES: integer('ORDER_EXPIRY_MINUTES', 30, 1, 7 * 24 * 60),
+  COMMAND_TIMEOUT_SECONDS: integer('COMMAND_TIMEOUT_SECONDS', DEFAULT_COMMAND_TIMEOUT_SECONDS, 1, 3600),
   WORKERS: integer('WORKERS', 1, 1, 64),
+  // Defaults are applied in loadConfig: MQTT_PORT's depends on --demo, and each only applies without MQTT_URL.
+  MQTT_PORT: optionalInteger('MQTT_PORT', 0, 65535),
+  MQTT_HOST: optionalText,
+  MQTT_URL: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      let url: URL;
+      try {
+        url = new URL(value.trim());
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'MQTT_URL must be a URL such as mqtt://broker.internal:1883 (mqtt, mqtts, ws or wss)' });
+        return z.NEVER;
+      }
+      if (!MQTT_URL_PROTOCOLS.includes(url.protocol) || url.hostname === '') {
+        ctx.addIssue({
+          code: 'custom',
+          message: `MQTT_URL must start with mqtt://, mqtts://, ws:// or wss:// and name a host (got "${url.protocol}//${url.host}")`,
+        });
+        return z.NEVER;
+      }
+      return url;
+    }),
+  MQTT_USERNAME: optionalText,
+  MQTT_PASSWORD: z.string().optional(),
+  MQTT_CLIENT_ID: optionalText.refine((value) => value === undefined || (CLIENT_ID_PATTERN.test(value) && !isDeviceId(value)), {
+    message:
+      'MQTT_CLIENT_ID must be 1 to 64 of A-Z a-z 0-9 . _ - and contain a dot, so it can never be a device Id (devices use their Id as client id), e.g. oxygen.server.eu1',
+  }),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -161,6 +231,45 @@ const envSchema = z.object({
 
 /** The variables read, in documentation order. */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
+
+type ParsedEnv = z.output<typeof envSchema>;
+
+const EMBEDDED_ONLY = ['MQTT_PORT', 'MQTT_HOST'] as const;
+const EXTERNAL_ONLY = ['MQTT_USERNAME', 'MQTT_PASSWORD', 'MQTT_CLIENT_ID'] as const;
+
+/** The broker from the MQTT_* variables, or the problems with them. */
+const mqttTarget = (env: ParsedEnv, options: LoadConfigOptions): MqttTarget | string[] => {
+  const url = env.MQTT_URL;
+  if (url === undefined) {
+    const stray = EXTERNAL_ONLY.filter((name) => env[name] !== undefined);
+    if (stray.length > 0) return stray.map((name) => `${name} applies to an external broker only: set MQTT_URL too, or unset ${name}`);
+    const port = env.MQTT_PORT ?? (options.demo === true ? DEMO_MQTT_PORT : DEFAULT_MQTT_PORT);
+    return { kind: 'embedded', port, host: env.MQTT_HOST ?? '0.0.0.0' };
+  }
+  const problems: string[] = [];
+  for (const name of EMBEDDED_ONLY) {
+    if (env[name] !== undefined) problems.push(`${name} is the embedded broker's and cannot be used with MQTT_URL: put the broker's host and port in MQTT_URL, or unset ${name}`);
+  }
+  const inUrl = url.username !== '' || url.password !== '';
+  if (inUrl && (env.MQTT_USERNAME !== undefined || env.MQTT_PASSWORD !== undefined)) {
+    problems.push('MQTT_URL carries credentials and MQTT_USERNAME/MQTT_PASSWORD are set too: give them in one place');
+  }
+  if (url.username === '' && url.password !== '') problems.push('MQTT_URL has a password without a user name');
+  if (env.MQTT_USERNAME === undefined && env.MQTT_PASSWORD !== undefined) problems.push('MQTT_PASSWORD is set without MQTT_USERNAME');
+  if (problems.length > 0) return problems;
+  const username = inUrl ? decodeURIComponent(url.username) : env.MQTT_USERNAME;
+  const password = inUrl ? (url.password === '' ? undefined : decodeURIComponent(url.password)) : env.MQTT_PASSWORD;
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  return {
+    kind: 'external',
+    url: bare.href,
+    username,
+    password,
+    clientId: env.MQTT_CLIENT_ID ?? defaultMqttClientId(options.hostname ?? hostname()),
+  };
+};
 
 /**
  * Reads the configuration from `env` (usually process.env). Empty strings count as unset.
@@ -183,6 +292,8 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     );
   }
   const env2 = parsed.data;
+  const mqtt = mqttTarget(env2, options);
+  if (Array.isArray(mqtt)) throw new ConfigError(mqtt);
   const dataDir = path.resolve(cwd, env2.DATA_DIR);
   return {
     port: env2.PORT,
@@ -205,9 +316,17 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     loginFailuresPerAddressPerHour: env2.LOGIN_FAILURES_PER_ADDRESS_PER_HOUR,
     trustProxy: env2.TRUST_PROXY,
     orderExpiryMinutes: env2.ORDER_EXPIRY_MINUTES,
+    commandTimeoutSeconds: env2.COMMAND_TIMEOUT_SECONDS,
     workers: env2.WORKERS,
+    mqtt,
   };
 };
+
+/** The broker, for logs (an external broker's URL never carries its password: see MqttTarget). */
+export const describeMqtt = (target: MqttTarget): string =>
+  target.kind === 'embedded'
+    ? `embedded broker on ${target.host}:${target.port}`
+    : `external broker ${target.url}${target.username === undefined ? '' : ` as ${target.username}`} (client id ${target.clientId})`;
 
 /** A PostgreSQL URL with its password masked, for logs. */
 export const describeDatabase = (target: DatabaseTarget): string => {

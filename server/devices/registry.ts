@@ -29,7 +29,7 @@ export const hashDeviceSecret = (secret: string): string => `${SCHEME}${createHa
 /** A registered or rotated device: the device as the list answers it, and its new secret, shown once. */
 export type DeviceWithSecret = WireRecord & { secret: string };
 
-type RegistryContext = Pick<AppContext, 'db' | 'now'>;
+type RegistryContext = Pick<AppContext, 'db' | 'now' | 'link'>;
 
 /**
  * Registers a device: `{ Id, name, Type, Location }`, permission Close, state Stop, offline, no
@@ -77,11 +77,12 @@ export const registerDevice = (ctx: RegistryContext, viewer: Viewer, actor: Audi
   });
 
 /**
- * Issues a new secret for a device in the viewer's scope; the old one stops working at once. Records
+ * Issues a new secret for a device in the viewer's scope; the old one stops working at once: after the
+ * commit its MQTT connection is ended (ctx.link), and the broker admits only the new secret. Records
  * 'device.rotateSecret' (no secret, no hash). Unknown or out of scope → 40400, nothing written.
  */
-export const rotateDeviceSecret = (ctx: RegistryContext, viewer: Viewer, actor: AuditActor, id: string): Promise<DeviceWithSecret> =>
-  ctx.db.transaction().execute(async (trx) => {
+export const rotateDeviceSecret = async (ctx: RegistryContext, viewer: Viewer, actor: AuditActor, id: string): Promise<DeviceWithSecret> => {
+  const rotated = await ctx.db.transaction().execute(async (trx) => {
     const at = ctx.now();
     await claimDevice(trx, viewer, id, at);
     const secret = newDeviceSecret();
@@ -89,17 +90,20 @@ export const rotateDeviceSecret = (ctx: RegistryContext, viewer: Viewer, actor: 
     await recordAudit(trx, actor, { action: 'device.rotateSecret', targetType: 'device', targetId: id, deviceId: id }, at);
     return { ...(await deviceRecord(trx, viewer, id)), secret };
   });
+  ctx.link.disconnectDevice(id);
+  return rotated;
+};
 
 /**
  * Removes a device in the viewer's scope and its assignments to accounts. A device with orders or state
  * records is refused (40000 'device.hasHistory'): that history is kept (the tables reference the device
  * without cascade, migration 0003), and deleting it would orphan the records operators must be able to
  * trace. Its audit entries stay (they have no foreign key). Records 'device.delete' with the device as
- * it was and the accounts it was assigned to. Answers the device as it was listed. Unknown or out of
- * scope → 40400, nothing written.
+ * it was and the accounts it was assigned to; after the commit its MQTT connection is ended. Answers the
+ * device as it was listed. Unknown or out of scope → 40400, nothing written.
  */
-export const deleteDevice = (ctx: RegistryContext, viewer: Viewer, actor: AuditActor, id: string): Promise<WireRecord> =>
-  ctx.db.transaction().execute(async (trx) => {
+export const deleteDevice = async (ctx: RegistryContext, viewer: Viewer, actor: AuditActor, id: string): Promise<WireRecord> => {
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
     const at = ctx.now();
     const record = await deviceRecord(trx, viewer, id);
     const device = await claimDevice(trx, viewer, id, at);
@@ -138,6 +142,9 @@ export const deleteDevice = (ctx: RegistryContext, viewer: Viewer, actor: AuditA
     );
     return record;
   });
+  ctx.link.disconnectDevice(id);
+  return deleted;
+};
 
 /** A hash compared against when the device is unknown, so the answer takes the same time either way. */
 const DUMMY_HASH = hashDeviceSecret(newDeviceSecret());

@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
-import { Aedes, type AuthenticateError, type Client, type PublishPacket, type Subscription } from 'aedes';
-import { MAX_PAYLOAD_BYTES, deviceMayPublish, deviceMaySubscribe, isDeviceId, parseTopic } from '../../src/domain/mqtt';
+import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client, type PublishPacket, type Subscription } from 'aedes';
+import { MAX_PAYLOAD_BYTES, deviceMayPublish, deviceMaySubscribe, isDeviceId, parseTopic, type QoS } from '../../src/domain/mqtt';
 import { DEFAULT_MAX_PACKET_BYTES, type BrokerCounters, type EmbeddedBroker, type EmbeddedBrokerOptions, type RefusalReason } from './config';
+import type { InboundMessage } from './transport';
 
 /**
  * The embedded MQTT broker (aedes over node:net) with the device identity of docs/mqtt.md: the username
@@ -24,12 +25,17 @@ import { DEFAULT_MAX_PACKET_BYTES, type BrokerCounters, type EmbeddedBroker, typ
  *   oversized        a device payload over `maxPayloadBytes`: acknowledged (PUBACK) and dropped
  *   packetTooLarge   any packet over `maxPacketBytes` (default 64 KiB), seen while it arrives: connection closed
  *
+ * With `onDeviceMessage`, every device message that passes is handed to the server in-process and a
+ * QoS 1 publish is acknowledged only once the server settles it (see EmbeddedBrokerOptions).
+ *
  * aedes 1.x speaks MQTT 3.1 and 3.1.1 only: an MQTT 5 CONNECT is answered "unacceptable protocol version".
  */
 
 /** Where an oversized publish is redirected to be dropped: `$` topics match no wildcard subscription, and only the server may subscribe to anything. */
 const DROP_TOPIC = '$oxygen/dropped';
 const SYS_PREFIX = '$SYS';
+/** The longest close() waits for buffered writes to leave before ending connections. */
+const FLUSH_TIMEOUT_MS = 1000;
 const SHARE_PREFIX = '$share/';
 
 /** Connection refusal codes (MQTT 3.1.1 CONNACK return codes; aedes' AuthErrorCode is an ambient const enum). */
@@ -55,6 +61,9 @@ const refusal = (message: string, returnCode: number): AuthenticateError =>
   Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 
 const payloadBytes = (payload: PublishPacket['payload']): number => (typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
+
+const asBuffer = (payload: PublishPacket['payload']): Buffer =>
+  typeof payload === 'string' ? Buffer.from(payload, 'utf8') : Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
 
 /** `$share/<group>/<filter>` → `<filter>`; anything else unchanged; a malformed share (no group or filter) → null. */
 const unshare = (filter: string): string | null => {
@@ -105,6 +114,8 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions): Promi
    * receive its queued messages.
    */
   const sessionOwners = new Map<string, { username: string; client: Client }>();
+  /** Device Id → its connected clients, for disconnectDevice. */
+  const deviceClients = new Map<string, Set<Client>>();
 
   const isServer = (username: string | undefined, password: Buffer | undefined): boolean => {
     if (username !== serverUsername || password === undefined) return false;
@@ -132,6 +143,39 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions): Promi
     if (identity.kind === 'server') return true;
     if (!deviceMayPublish(identity.deviceId, packet.topic)) return false;
     return !packet.retain || parseTopic(packet.topic)?.kind === 'status';
+  };
+
+  /**
+   * Gives a device message to the server. aedes writes a QoS 1 PUBACK (QoS 2: PUBREC) only after
+   * authorizePublish calls back (lib/handlers/publish.js runs authorizePublish, then enqueuePublish, which
+   * writes it), so holding `done` until settle holds the acknowledgement. The client's next packets wait
+   * meanwhile (aedes handles one read chunk at a time), which only paces that one device.
+   */
+  const handOver = (onDeviceMessage: (message: InboundMessage) => void, packet: PublishPacket, done: (error: Error | null) => void): void => {
+    const held = packet.qos > 0;
+    let settled = false;
+    const message: InboundMessage = {
+      topic: packet.topic,
+      payload: asBuffer(packet.payload),
+      qos: packet.qos as QoS,
+      settle() {
+        if (settled) return;
+        settled = true;
+        if (held) done(null);
+      },
+    };
+    try {
+      onDeviceMessage(message);
+    } catch (error) {
+      log.error({ err: error, topic: printable(packet.topic) }, 'mqtt: the server failed to take a device message');
+      if (!settled) {
+        settled = true;
+        // No PUBACK: aedes ends the connection and the device sends the message again after reconnecting.
+        done(new Error('the server could not take the message'));
+      }
+      return;
+    }
+    if (!held) done(null);
   };
 
   const broker = new Aedes({
@@ -166,6 +210,11 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions): Promi
         }
         identities.set(client, identity);
         sessionOwners.set(clientId, { username: name, client });
+        if (identity.kind === 'device') {
+          const connected = deviceClients.get(identity.deviceId) ?? new Set<Client>();
+          connected.add(client);
+          deviceClients.set(identity.deviceId, connected);
+        }
         log.debug({ username: name, clientId: printable(clientId) }, 'mqtt: client connected');
         done(null, true);
       };
@@ -207,6 +256,9 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions): Promi
           packet.topic = DROP_TOPIC;
           packet.payload = Buffer.alloc(0);
           packet.retain = false;
+        } else if (options.onDeviceMessage !== undefined) {
+          handOver(options.onDeviceMessage, packet, done);
+          return;
         }
       }
       done(null);
@@ -238,6 +290,13 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions): Promi
     },
   });
 
+  const forget = (client: Client): void => {
+    const identity = identities.get(client);
+    if (identity?.kind !== 'device') return;
+    const connected = deviceClients.get(identity.deviceId);
+    connected?.delete(client);
+    if (connected?.size === 0) deviceClients.delete(identity.deviceId);
+  };
   broker.on('clientDisconnect', (client) => {
     // A clean session ends with its connection; a persistent one stays its username's.
     if (client.clean && sessionOwners.get(client.id)?.client === client) sessionOwners.delete(client.id);
@@ -278,8 +337,11 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions): Promi
   let packetLimitWarned = false;
   const server: Server = createServer((socket) => {
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
     const client = broker.handle(socket);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      forget(client);
+    });
     if (!limitPackets(client, socket) && !packetLimitWarned) {
       packetLimitWarned = true;
       log.warn('mqtt: cannot limit the packet size with this aedes version');
@@ -305,18 +367,73 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions): Promi
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   log.info({ port, host: options.host ?? null }, 'mqtt: embedded broker listening');
 
+  const publish = (topic: string, payload: string | Buffer, publishOptions: { qos: QoS; retain: boolean }): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const packet: PublishPacket = { cmd: 'publish', topic, payload: asBuffer(payload), qos: publishOptions.qos, retain: publishOptions.retain, dup: false };
+      broker.publish(packet, (error) => (error ? reject(error) : resolve()));
+    });
+
+  const subscribe = (filter: string, onMessage: (topic: string, payload: Buffer) => void): Promise<() => void> =>
+    new Promise((resolve) => {
+      const deliver = (packet: AedesPublishPacket, callback: () => void): void => {
+        try {
+          onMessage(packet.topic, asBuffer(packet.payload));
+        } catch (error) {
+          log.error({ err: error, topic: printable(packet.topic) }, 'mqtt: an in-process subscriber failed');
+        }
+        callback();
+      };
+      broker.subscribe(filter, deliver, () => resolve(() => broker.unsubscribe(filter, deliver, () => undefined)));
+    });
+
+  const disconnectDevice = (deviceId: string): number => {
+    const connected = [...(deviceClients.get(deviceId) ?? [])];
+    for (const client of connected) {
+      log.info({ deviceId, clientId: printable(client.id) }, 'mqtt: device disconnected by the server');
+      client.close();
+    }
+    return connected.length;
+  };
+
+  /**
+   * aedes ends connections with destroy(), which drops what is still buffered; mqtt-packet corks a socket
+   * and writes on the next tick. So before closing, give the acknowledgements just settled (the server's
+   * last batch) their turn and a moment to leave, so a device is not left resending what was stored.
+   */
+  const flushWrites = async (): Promise<void> => {
+    await new Promise((resolve) => setImmediate(resolve));
+    const deadline = Date.now() + FLUSH_TIMEOUT_MS;
+    for (const socket of sockets) {
+      while (socket.writableLength > 0 && !socket.destroyed && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+  };
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       const listenerClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await flushWrites();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       // Connections that never completed CONNECT are not aedes clients: end them too.
       for (const socket of sockets) socket.destroy();
       await listenerClosed;
       sessionOwners.clear();
+      deviceClients.clear();
     })();
     return closing;
   };
 
-  return { port, counters, close };
+  return {
+    port,
+    counters,
+    get connectedClients() {
+      return broker.connectedClients;
+    },
+    publish,
+    subscribe,
+    disconnectDevice,
+    close,
+  };
 };

@@ -1,20 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { QoS } from '../../src/domain/mqtt';
+import type { InboundMessage } from './transport';
 
 /**
- * The embedded MQTT broker's options and results (server/mqtt/broker.ts). Not wired into
- * server/config.ts yet; when it is, the environment maps as follows (docs/mqtt.md, "Embedded broker"):
+ * The embedded MQTT broker's options and results (server/mqtt/broker.ts). The MQTT plugin
+ * (server/mqtt/plugin.ts) maps the configuration (docs/mqtt.md, "Embedded broker"):
  *
- *   MQTT_PORT   → `port` (default 1883), the embedded broker's TCP port
- *   MQTT_HOST   → `host` (default: HOST, the HTTP server's), the interface it listens on
+ *   MQTT_PORT   → `port` (default 1883, 1884 with --demo), the embedded broker's TCP port
+ *   MQTT_HOST   → `host` (default 0.0.0.0), the interface it listens on
  *   MQTT_URL    → no embedded broker at all: the server connects to that broker instead
- *   (none)      → `serverCredentials`: generated at start (`newServerCredentials`), never leave the process
+ *   (none)      → `serverCredentials`: generated at start (`newServerCredentials`); they leave the process
+ *                 only for its own cluster workers (server/main.ts)
  *   (none)      → `authenticate`: `(id, secret) => verifyDeviceSecret(ctx, id, secret)`
+ *   (none)      → `onDeviceMessage`: the ingestion, through the embedded transport
  *   (none)      → `maxPayloadBytes`: MAX_PAYLOAD_BYTES from src/domain/mqtt.ts
  */
 
 /** The server's own MQTT identity. Its name contains a dot, which no device Id can (docs/mqtt.md). */
 export const SERVER_USERNAME = 'oxygen.server';
+
+/**
+ * Where a cluster worker asks the primary's embedded broker to end a device's connection (payload: the
+ * device Id). Only the server's own clients may publish there: a device publishes only on its own topics.
+ */
+export const DISCONNECT_TOPIC = 'oxygen-control/disconnect';
 
 export interface BrokerCredentials {
   username: string;
@@ -40,6 +50,15 @@ export interface EmbeddedBrokerOptions {
   /** Largest payload a device may publish; larger ones are acknowledged and dropped. Default MAX_PAYLOAD_BYTES (4096). */
   maxPayloadBytes?: number;
   /**
+   * Device messages (telemetry, event, status, ack and last wills), handed over in-process once the rights
+   * and size checks pass (an oversized payload is not handed over). A QoS 1 publish is held in aedes'
+   * authorizePublish until `settle` is called, and aedes writes the PUBACK only after that callback, so the
+   * device's PUBACK means "handled by the server"; one never settled is never acknowledged, and the device
+   * sends it again after reconnecting. If it throws, the publish is not acknowledged and the device is
+   * disconnected. Without it, messages are only routed to subscribers.
+   */
+  onDeviceMessage?: (message: InboundMessage) => void;
+  /**
    * Largest MQTT packet anyone may send, checked while it arrives (aedes has no such limit and would
    * buffer up to 256 MB): over it, the connection is closed. Default 65536, Mosquitto's setting in
    * docs/mqtt.md; must exceed maxPayloadBytes plus the topic and header.
@@ -59,6 +78,14 @@ export interface EmbeddedBroker {
   readonly port: number;
   /** Refusals since start, by reason (live: read it whenever). */
   readonly counters: Readonly<BrokerCounters>;
+  /** Clients connected now (devices and the server's own). */
+  readonly connectedClients: number;
+  /** Publishes from inside the process, as the server (no rights check, no size limit). */
+  publish(topic: string, payload: string | Buffer, options: { qos: QoS; retain: boolean }): Promise<void>;
+  /** Receives, inside the process, what anyone publishes on `filter`; answers the unsubscribe function. */
+  subscribe(filter: string, onMessage: (topic: string, payload: Buffer) => void): Promise<() => void>;
+  /** Closes every connection of that device (its last will is published); answers how many there were. */
+  disconnectDevice(deviceId: string): number;
   /** Closes every client, the listener and the broker. Idempotent. */
   close(): Promise<void>;
 }

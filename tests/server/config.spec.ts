@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, describeDatabase, loadConfig } from '../../server/config';
+import { ConfigError, describeDatabase, describeMqtt, loadConfig } from '../../server/config';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -23,7 +23,9 @@ describe('loadConfig', () => {
       loginFailuresPerAddressPerHour: 300,
       trustProxy: false,
       orderExpiryMinutes: 30,
+      commandTimeoutSeconds: 10,
       workers: 1,
+      mqtt: { kind: 'embedded', port: 1883, host: '0.0.0.0' },
     });
   });
 
@@ -47,7 +49,10 @@ describe('loadConfig', () => {
         LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: '50',
         TRUST_PROXY: '10.0.0.0/8',
         ORDER_EXPIRY_MINUTES: '45',
+        COMMAND_TIMEOUT_SECONDS: '20',
         WORKERS: '2',
+        MQTT_PORT: '0',
+        MQTT_HOST: '127.0.0.1',
       },
       { cwd: '/srv' },
     );
@@ -69,7 +74,9 @@ describe('loadConfig', () => {
       loginFailuresPerAddressPerHour: 50,
       trustProxy: '10.0.0.0/8',
       orderExpiryMinutes: 45,
+      commandTimeoutSeconds: 20,
       workers: 2,
+      mqtt: { kind: 'embedded', port: 0, host: '127.0.0.1' },
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
@@ -81,6 +88,50 @@ describe('loadConfig', () => {
       database: { kind: 'sqlite' },
       adminPassword: undefined,
     });
+  });
+
+  it('defaults MQTT_PORT to 1884 in demo mode (a local Mosquitto usually holds 1883); MQTT_PORT still wins', () => {
+    expect(loadConfig({}, { demo: true }).mqtt).toEqual({ kind: 'embedded', port: 1884, host: '0.0.0.0' });
+    expect(loadConfig({ MQTT_PORT: '2883' }, { demo: true }).mqtt).toEqual({ kind: 'embedded', port: 2883, host: '0.0.0.0' });
+  });
+
+  it('reads an external broker from MQTT_URL, credentials from the URL or MQTT_USERNAME/MQTT_PASSWORD, never kept in the URL', () => {
+    expect(loadConfig({ MQTT_URL: 'mqtt://oxygen.server:p%40ss@broker.internal:1883' }, { hostname: 'web-1' }).mqtt).toEqual({
+      kind: 'external',
+      url: 'mqtt://broker.internal:1883',
+      username: 'oxygen.server',
+      password: 'p@ss',
+      clientId: 'oxygen.server.web-1',
+    });
+    expect(
+      loadConfig({ MQTT_URL: 'wss://broker.example.com/mqtt', MQTT_USERNAME: 'oxygen.server', MQTT_PASSWORD: ' s3cret', MQTT_CLIENT_ID: 'oxygen.eu1' }).mqtt,
+    ).toEqual({ kind: 'external', url: 'wss://broker.example.com/mqtt', username: 'oxygen.server', password: ' s3cret', clientId: 'oxygen.eu1' });
+    expect(loadConfig({ MQTT_URL: 'mqtts://broker:8883' }, { hostname: 'db host.local' }).mqtt).toMatchObject({
+      username: undefined,
+      password: undefined,
+      clientId: 'oxygen.server.db-host-local',
+    });
+    const described = describeMqtt(loadConfig({ MQTT_URL: 'mqtt://oxygen.server:hunter2@broker:1883' }, { hostname: 'h' }).mqtt);
+    expect(described).toBe('external broker mqtt://broker:1883 as oxygen.server (client id oxygen.server.h)');
+    expect(describeMqtt(loadConfig({}).mqtt)).toBe('embedded broker on 0.0.0.0:1883');
+  });
+
+  it.each([
+    [{ MQTT_URL: 'broker:1883' }, 'MQTT_URL must'],
+    [{ MQTT_URL: 'http://broker:1883' }, 'MQTT_URL must start with mqtt://'],
+    [{ MQTT_URL: 'mqtt://a:b@broker', MQTT_PASSWORD: 'c' }, 'give them in one place'],
+    [{ MQTT_URL: 'mqtt://:b@broker' }, 'MQTT_URL has a password without a user name'],
+    [{ MQTT_URL: 'mqtt://broker', MQTT_PASSWORD: 'c' }, 'MQTT_PASSWORD is set without MQTT_USERNAME'],
+    [{ MQTT_URL: 'mqtt://broker', MQTT_PORT: '1884' }, "MQTT_PORT is the embedded broker's"],
+    [{ MQTT_URL: 'mqtt://broker', MQTT_HOST: '127.0.0.1' }, "MQTT_HOST is the embedded broker's"],
+    [{ MQTT_URL: 'mqtt://broker', MQTT_CLIENT_ID: 'server-1' }, 'MQTT_CLIENT_ID must'],
+    [{ MQTT_URL: 'mqtt://broker', MQTT_CLIENT_ID: 'oxygen server' }, 'MQTT_CLIENT_ID must'],
+    [{ MQTT_USERNAME: 'oxygen.server' }, 'MQTT_USERNAME applies to an external broker only'],
+    [{ MQTT_CLIENT_ID: 'oxygen.x' }, 'MQTT_CLIENT_ID applies to an external broker only'],
+    [{ MQTT_PORT: '65536' }, 'MQTT_PORT must be a whole number from 0 to 65535'],
+  ])('refuses the MQTT settings %o naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
   });
 
   it('defaults ADMIN_PASSWORD to the demo password in demo mode only', () => {

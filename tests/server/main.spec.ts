@@ -1,31 +1,41 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { lastWillFor, topicFor } from '../../src/domain/mqtt';
 
-/** server/main.ts as a real process: start, serve, SIGTERM → exit 0. SQLite in a temp DATA_DIR. */
+/**
+ * server/main.ts as a real process: start, serve, SIGTERM → exit 0. SQLite in a temp DATA_DIR; the
+ * embedded MQTT broker on a free port (MQTT_PORT 0, never 1883: this machine's Mosquitto holds it).
+ */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 interface Started {
   child: ChildProcess;
   port: number;
+  /** The embedded broker's port, from the "ready at" line (0 with an external broker). */
+  mqttPort: number;
   output: () => string;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 const children: ChildProcess[] = [];
+const devices: MqttClient[] = [];
 
-const start = (env: Record<string, string>, args: string[] = []): Promise<Started> => {
+const start = (env: Record<string, string>, args: string[] = [], broker = /MQTT broker on port (\d+)/): Promise<Started> => {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !['DATABASE_URL', 'ADMIN_PASSWORD', 'ADMIN_ACCOUNT', 'API_PREFIX', 'PORT', 'HOST'].includes(name),
+      ([name]) => !['DATABASE_URL', 'ADMIN_PASSWORD', 'ADMIN_ACCOUNT', 'API_PREFIX', 'PORT', 'HOST', 'WORKERS'].includes(name) && !name.startsWith('MQTT_'),
     ),
   );
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
     cwd: ROOT,
-    env: { ...base, PORT: '0', HOST: '127.0.0.1', SCRYPT_COST: '12', LOG_LEVEL: 'info', ...env },
+    env: { ...base, PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', SCRYPT_COST: '12', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -40,12 +50,14 @@ const start = (env: Record<string, string>, args: string[] = []): Promise<Starte
     child.on('exit', (code, signal) => resolve({ code, signal }));
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    // Each process loads tsx first: on a busy two-core machine a cluster takes a while.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
     const check = () => {
-      const match = /ready at http:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
-      if (match?.[1] !== undefined) {
+      const ready = /ready at http:\/\/127\.0\.0\.1:(\d+)\/.*/.exec(output);
+      const note = ready === null ? null : broker.exec(ready[0]);
+      if (ready?.[1] !== undefined && note !== null) {
         clearTimeout(timer);
-        resolve({ child, port: Number(match[1]), output: () => output, exit });
+        resolve({ child, port: Number(ready[1]), mqttPort: Number(note[1] ?? 0), output: () => output, exit });
       }
     };
     child.stdout?.on('data', check);
@@ -58,20 +70,71 @@ const start = (env: Record<string, string>, args: string[] = []): Promise<Starte
 
 describe('server/main.ts', () => {
   let dataDir = '';
+  /** A store first started with --demo (admin's password Admin2026), for the MQTT tests. */
+  let demoDir = '';
   beforeAll(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'oxygen-main-'));
+    demoDir = mkdtempSync(path.join(tmpdir(), 'oxygen-main-demo-'));
   });
-  afterEach(() => {
+  afterEach(async () => {
+    await Promise.all(devices.splice(0).map((client) => client.endAsync(true)));
     for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(demoDir, { recursive: true, force: true });
+  });
 
   const env = () => ({ DATA_DIR: dataDir, CONSOLE_DIR: path.join(dataDir, 'no-console') });
+  const demoEnv = () => ({ DATA_DIR: demoDir, CONSOLE_DIR: path.join(demoDir, 'no-console') });
+
+  const adminToken = async (base: string): Promise<string> => {
+    const login = await fetch(`${base}/upstream/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Account: 'admin', Code: 'Admin2026' }),
+    });
+    return ((await login.json()) as { data: { token: string } }).data.token;
+  };
+
+  /** Registers a chamber through the REST API; answers its secret. */
+  const registerDevice = async (base: string, token: string, Id: string): Promise<string> => {
+    const response = await fetch(`${base}/api/v1/devices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ Id, name: Id, Type: 1, Location: 'Test bench' }),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { secret: string }).secret;
+  };
+
+  const device = async (mqttPort: number, id: string, secret: string): Promise<MqttClient> => {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+      username: id,
+      password: secret,
+      clientId: id,
+      reconnectPeriod: 0,
+      will: { ...lastWillFor(id), payload: Buffer.from('offline') },
+    });
+    devices.push(client);
+    return client;
+  };
+
+  /** The reading times stored for a device, read from the SQLite file as another process would. */
+  const storedTimes = (deviceId: string): number[] => {
+    const reader = new SqliteDatabase(path.join(demoDir, 'oxygen.db'), { readonly: true, fileMustExist: true });
+    try {
+      const rows = reader.prepare('select time from state_records where device_id = ? order by time').all(deviceId) as { time: number }[];
+      return rows.map((row) => row.time);
+    } finally {
+      reader.close();
+    }
+  };
 
   it('starts, prints the generated password once, serves, and exits 0 on SIGTERM', async () => {
     const server = await start(env());
     const health = await fetch(`http://127.0.0.1:${server.port}/healthz`);
-    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(await health.json()).toMatchObject({ status: 'ok', mqtt: { broker: 'embedded', port: server.mqttPort, clients: 0 } });
 
     const login = await fetch(`http://127.0.0.1:${server.port}/upstream/login`, {
       method: 'POST',
@@ -141,6 +204,78 @@ describe('server/main.ts', () => {
     server.child.kill('SIGTERM');
     expect(await server.exit).toEqual({ code: 0, signal: null });
     for (const pid of workerPids) expect(() => process.kill(pid, 0)).toThrow();
+  }, 90_000);
+
+  it('with WORKERS=2 and the embedded broker: the primary ingests, the workers reach its broker (disconnecting a rotated device)', async () => {
+    const server = await start({ ...demoEnv(), WORKERS: '2' }, ['--demo']);
+    const base = `http://127.0.0.1:${server.port}`;
+    // Both workers are clients of the primary's broker.
+    for (let round = 0; round < 4; round += 1) {
+      const health = await fetch(`${base}/healthz`, { headers: { connection: 'close' } });
+      expect(await health.json()).toMatchObject({ status: 'ok', mqtt: { broker: 'primary', connected: true } });
+    }
+    const token = await adminToken(base);
+    const secret = await registerDevice(base, token, 'OC-WRK1');
+    const chamber = await device(server.mqttPort, 'OC-WRK1', secret);
+    const time = Date.now() - 60_000;
+    await chamber.publishAsync(topicFor('OC-WRK1', 'telemetry'), JSON.stringify({ Time: time, RCP: 1.3 }), { qos: 1 });
+    expect(storedTimes('OC-WRK1')).toEqual([time]);
+
+    // A worker answers the rotation; the primary's broker ends the device's connection.
+    const gone = new Promise<void>((resolve) => chamber.once('close', () => resolve()));
+    const rotated = await fetch(`${base}/api/v1/devices/OC-WRK1/secret`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(rotated.status).toBe(200);
+    await gone;
+
+    server.child.kill('SIGTERM');
+    expect(await server.exit).toEqual({ code: 0, signal: null });
+  }, 90_000);
+
+  it('with WORKERS=2 and MQTT_URL (Mosquitto): every worker is a full client, storing what chambers publish', async () => {
+    const clientId = `oxygen.test.main-${process.pid}`;
+    const broker = 'mqtt://127.0.0.1:1883';
+    try {
+      // Empty is unset: no embedded broker settings beside MQTT_URL.
+      const external = { ...demoEnv(), MQTT_PORT: '', MQTT_HOST: '', WORKERS: '2', MQTT_URL: broker, MQTT_CLIENT_ID: clientId };
+      const server = await start(external, ['--demo'], /MQTT external broker/);
+      const base = `http://127.0.0.1:${server.port}`;
+      for (let round = 0; round < 4; round += 1) {
+        const health = await fetch(`${base}/healthz`, { headers: { connection: 'close' } });
+        expect(await health.json()).toMatchObject({ status: 'ok', mqtt: { broker: 'external', connected: true, reconnects: 0 } });
+      }
+      await registerDevice(base, await adminToken(base), 'OC-EXT1');
+      // Mosquitto here lets anyone in (allow_anonymous): its own ACL is docs/mqtt.md's business.
+      const chamber = await mqtt.connectAsync(broker, { reconnectPeriod: 0 });
+      devices.push(chamber);
+      const first = Date.now() - 60_000;
+      const times = Array.from({ length: 20 }, (_, index) => first + index);
+      for (const time of times) await chamber.publishAsync(topicFor('OC-EXT1', 'telemetry'), JSON.stringify({ Time: time, RCP: 1.1 }), { qos: 1 });
+      for (let wait = 0; wait < 50 && storedTimes('OC-EXT1').length < times.length; wait += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(storedTimes('OC-EXT1')).toEqual(times);
+
+      server.child.kill('SIGTERM');
+      expect(await server.exit).toEqual({ code: 0, signal: null });
+    } finally {
+      // The workers' persistent sessions would keep taking a share of group "oxygen" on this shared broker.
+      for (const worker of ['.w1', '.w2']) {
+        const cleaner = await mqtt.connectAsync(broker, { clientId: `${clientId}${worker}`, protocolVersion: 5, clean: true, reconnectPeriod: 0 });
+        await cleaner.endAsync();
+      }
+    }
+  }, 90_000);
+
+  it('stops with exit 1 when MQTT_PORT is taken, naming MQTT_PORT and MQTT_URL', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      await expect(start({ ...env(), MQTT_PORT: String(port) })).rejects.toThrow(
+        new RegExp(`exited \\(1\\)[\\s\\S]*MQTT_PORT ${port} is in use[^\\n]*MQTT_URL=mqtt://host:port`),
+      );
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   });
 
   it('refuses a bad configuration with exit 1, naming the variable', async () => {

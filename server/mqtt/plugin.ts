@@ -1,0 +1,201 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { liveEventSchema, liveTopicFor, type LiveEvent } from '../../src/domain/live';
+import { TOPIC_QOS, TOPIC_RETAIN, topicFor } from '../../src/domain/mqtt';
+import type { AppContext } from '../context';
+import { verifyDeviceSecret } from '../devices/registry';
+import { globalPlugin } from '../plugin';
+import { createIngest, type Ingest, type IngestCounters, type IngestOptions } from '../telemetry/ingest';
+import { createClientTransport, type ClientTransport } from './client';
+import { newServerCredentials, type BrokerCounters, type BrokerCredentials } from './config';
+import { createEmbeddedTransport, type EmbeddedTransport } from './embedded';
+import { unlinked } from './link';
+
+/**
+ * The MQTT plugin (issue 5; docs/mqtt.md, "Running the broker"): one transport, chosen from the
+ * configuration, and what hangs on it.
+ *
+ *   no MQTT_URL   the embedded broker (aedes) on MQTT_PORT, device messages in-process
+ *   MQTT_URL      a client of that broker, device messages through shared subscriptions
+ *   `primary`     a cluster worker: a client of the primary's embedded broker, without ingestion
+ *
+ * It sets ctx.link (commands on `oc/{Id}/cmd`, QoS 1; disconnecting a device), relays ctx.live through
+ * the broker (`oxygen-live/{Id}`, QoS 0) so every server process gets every event, and hands device
+ * messages to ingestion (server/telemetry/ingest.ts), which settles each once handled. On close: no
+ * more messages are taken, ingestion writes what it holds, then the transport closes (whatever was not
+ * settled is never acknowledged, and comes again).
+ */
+
+/** How often the counters are logged (when they changed): where to read them when no HTTP is served (a cluster's primary). */
+const COUNTERS_LOG_INTERVAL_MS = 60_000;
+
+/** The primary's embedded broker, as a cluster worker reaches it (server/main.ts). */
+export interface PrimaryBroker {
+  port: number;
+  credentials: BrokerCredentials;
+  clientId: string;
+}
+
+export interface MqttPluginOptions {
+  /** The embedded broker's own client identity; main.ts makes it to hand it to cluster workers. Default: fresh. */
+  serverCredentials?: BrokerCredentials;
+  /** Set in a cluster worker when the primary runs the embedded broker: connect there, take no device messages. */
+  primary?: PrimaryBroker;
+  /** Appended to MQTT_CLIENT_ID so each cluster worker has its own session on an external broker, e.g. `.w2`. */
+  clientIdSuffix?: string;
+  /** The external broker's share group; default SERVER_SHARE_GROUP (tests on a shared broker use their own). */
+  shareGroup?: string;
+  /** Ingestion's batch and timer settings (tests); default its own. */
+  ingest?: Omit<IngestOptions, 'log'>;
+  /** How often the counters are logged when they changed; default COUNTERS_LOG_INTERVAL_MS. */
+  countersLogMs?: number;
+}
+
+/** What an operator reads on /healthz (docs/mqtt.md, "Counters"). */
+export type MqttStatus =
+  | { broker: 'embedded'; port: number; clients: number; refused: BrokerCounters; pending: number; ingest: IngestCounters }
+  | { broker: 'external'; connected: boolean; reconnects: number; pending: number; ingest: IngestCounters }
+  | { broker: 'primary'; connected: boolean };
+
+export interface MqttRuntime {
+  /** The embedded broker's port (the real one when MQTT_PORT is 0); null for a client. */
+  readonly port: number | null;
+  status(): MqttStatus;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Present when the app was built with the MQTT plugin. */
+    mqtt: MqttRuntime;
+  }
+}
+
+type Opened =
+  | { kind: 'embedded'; transport: EmbeddedTransport }
+  | { kind: 'external'; transport: ClientTransport }
+  | { kind: 'primary'; transport: ClientTransport };
+
+/** The transport, and the ingestion it feeds (none in a cluster worker beside the embedded broker's primary). */
+type Running = (Exclude<Opened, { kind: 'primary' }> & { ingest: Ingest }) | Extract<Opened, { kind: 'primary' }>;
+
+const openTransport = async (ctx: AppContext, options: MqttPluginOptions, log: FastifyBaseLogger): Promise<Opened> => {
+  if (options.primary !== undefined) {
+    const { port, credentials, clientId } = options.primary;
+    const transport = await createClientTransport({
+      broker: 'primary',
+      url: `mqtt://127.0.0.1:${port}`,
+      username: credentials.username,
+      password: credentials.password,
+      clientId,
+      log,
+    });
+    return { kind: 'primary', transport };
+  }
+  const target = ctx.config.mqtt;
+  if (target.kind === 'embedded') {
+    const transport = await createEmbeddedTransport({
+      port: target.port,
+      host: target.host,
+      authenticate: (deviceId, secret) => verifyDeviceSecret(ctx, deviceId, secret),
+      serverCredentials: options.serverCredentials ?? newServerCredentials(),
+      log,
+    });
+    return { kind: 'embedded', transport };
+  }
+  const transport = await createClientTransport({
+    broker: 'external',
+    url: target.url,
+    username: target.username,
+    password: target.password,
+    clientId: `${target.clientId}${options.clientIdSuffix ?? ''}`,
+    shareGroup: options.shareGroup,
+    log,
+  });
+  return { kind: 'external', transport };
+};
+
+const status = (running: Running): MqttStatus => {
+  if (running.kind === 'primary') return { broker: 'primary', connected: running.transport.connected };
+  const { ingest } = running;
+  if (running.kind === 'embedded') {
+    const { broker, pending } = running.transport;
+    return { broker: 'embedded', port: broker.port, clients: broker.connectedClients, refused: broker.counters, pending, ingest: ingest.counters };
+  }
+  const { connected, reconnects, pending } = running.transport;
+  return { broker: 'external', connected, reconnects, pending, ingest: ingest.counters };
+};
+
+export const mqttPlugin = globalPlugin<MqttPluginOptions>('oxygen-mqtt', async (app, options) => {
+  const { ctx } = app;
+  const log = app.log.child({ component: 'mqtt' });
+  const opened = await openTransport(ctx, options, log);
+  const { transport } = opened;
+  const running: Running = opened.kind === 'primary' ? opened : { ...opened, ingest: createIngest(ctx, { log, ...options.ingest }) };
+  const ingest = running.kind === 'primary' ? undefined : running.ingest;
+  let stopping = false;
+
+  try {
+    ctx.link = {
+      sendCommand: (deviceId, command) => transport.publish(topicFor(deviceId, 'cmd'), JSON.stringify(command), { qos: TOPIC_QOS.cmd, retain: TOPIC_RETAIN.cmd }),
+      disconnectDevice: (deviceId) => transport.disconnectDevice(deviceId),
+    };
+
+    // Every process gets each event back from the broker, this one included; without a broker connection
+    // (an external one being away) this process's own viewers still get its events.
+    ctx.live.setRelay((event: LiveEvent) => {
+      transport.publish(liveTopicFor(event.data.Id), JSON.stringify(event), { qos: 0, retain: false }).catch(() => ctx.live.deliver(event));
+    });
+    await transport.subscribeLive((topic, payload) => {
+      let event: LiveEvent | undefined;
+      try {
+        const parsed = liveEventSchema.safeParse(JSON.parse(payload.toString('utf8')));
+        if (parsed.success && liveTopicFor(parsed.data.data.Id) === topic) event = parsed.data;
+      } catch {
+        // Not JSON: refused below like any other bad event.
+      }
+      if (event === undefined) {
+        log.warn({ topic: topic.slice(0, 80) }, 'live: relayed event refused (not a live event for its topic)');
+        return;
+      }
+      ctx.live.deliver(event);
+    });
+
+    if (ingest !== undefined) {
+      // Once closing, messages are left unsettled: never acknowledged, the broker or the device sends them again.
+      await transport.start((message) => {
+        if (!stopping) ingest.accept(message);
+      });
+    }
+  } catch (error) {
+    ctx.live.setRelay(undefined);
+    ctx.link = unlinked;
+    await ingest?.close();
+    await transport.close();
+    throw error;
+  }
+
+  app.decorate('mqtt', {
+    port: opened.kind === 'embedded' ? opened.transport.broker.port : null,
+    status: () => status(running),
+  } satisfies MqttRuntime);
+
+  let logged = '';
+  const counters =
+    running.kind === 'primary'
+      ? undefined
+      : setInterval(() => {
+          const state = status(running);
+          const text = JSON.stringify(state);
+          if (text === logged) return;
+          logged = text;
+          log.info({ mqtt: state }, 'mqtt: counters');
+        }, options.countersLogMs ?? COUNTERS_LOG_INTERVAL_MS).unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(counters);
+    stopping = true;
+    ctx.live.setRelay(undefined);
+    ctx.link = unlinked;
+    await ingest?.close();
+    await transport.close();
+  });
+});
