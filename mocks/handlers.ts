@@ -3,6 +3,8 @@ import { RESOURCE_CONFIGS } from '../src/resources';
 import { sharedPolicy, type AccessCheck } from './access';
 import { authHandlers, mockCredentials, mustChangeCodeGate } from './auth';
 import { commandHandlers } from './commands';
+import { commandLog, deviceCommandHandlers } from './deviceCommands';
+import { liveHandlers } from './live';
 import { restResourceHandlers } from './rest';
 import { seedTables } from './seed';
 import { upstreamResourceHandlers } from './upstream';
@@ -17,22 +19,26 @@ export interface MockOptions {
 /**
  * Every call the console makes, mocked with msw: sign-in, each configured resource (generated from its
  * configuration, over freshly seeded data) and the upstream's commands. Each call gets its own data and
- * its own passwords. The first matching handler answers, so the order is: the 40300 gate of an account
- * that must change its password, sign-in, the commands (add_Admin with the level rule before the
- * generated create), then the generated resource handlers.
+ * its own passwords and its own command log. The first matching handler answers, so the order is: the
+ * 40300 gate of an account that must change its password, sign-in, the commands (add_Admin with the
+ * level rule before the generated create), the generated resource handlers, then the command log's
+ * REST read and the live stream.
  */
 export const handlers = (upstreamBase: string, restBase: string, { resources = RESOURCE_CONFIGS, canAccess = sharedPolicy }: MockOptions = {}) => {
   const tables = seedTables(resources);
   const tableOf = (config: ResourceConfig) => tables.get(config.name) ?? [];
   const credentials = mockCredentials();
+  const commands = commandLog();
   return [
     mustChangeCodeGate(upstreamBase, credentials),
     ...authHandlers(upstreamBase, credentials),
-    ...commandHandlers(upstreamBase, tables, canAccess, credentials),
+    ...commandHandlers(upstreamBase, tables, canAccess, credentials, commands),
     ...resources.flatMap((config) =>
       config.adapter === 'upstream'
         ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess)
         : restResourceHandlers(restBase, config, tableOf(config), canAccess),
     ),
+    ...deviceCommandHandlers(restBase, commands, canAccess),
+    ...liveHandlers(restBase),
   ];
 };

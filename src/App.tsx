@@ -9,6 +9,7 @@ import { i18nProvider } from './i18n';
 import { createHttpClient } from './providers/httpClient';
 import { createAuthProvider, mustSignOut } from './providers/authProvider';
 import { createDataProvider } from './providers/dataProvider';
+import { createLiveConnection, LiveProvider } from './providers/live';
 import { RESOURCE_CONFIGS, RESOURCES } from './resources';
 import { localTokenStore } from './providers/tokenStore';
 import { ConsoleLayout } from './layout/ConsoleLayout';
@@ -42,7 +43,7 @@ const ConsoleNotification = () => <Notification autoHideDuration={useConsoleConf
 /** The console: providers wired once, routes from the route table; `config` overrides the defaults. */
 export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig> }) => {
   const config = useMemo(() => ({ ...defaultConfig, ...overrides }), [overrides]);
-  const { http, authProvider, dataProvider, store, queryClient } = useMemo(() => {
+  const { http, authProvider, dataProvider, store, queryClient, live } = useMemo(() => {
     const tokens = localTokenStore(config.tokenKey);
     const locale = () => i18nProvider.getLocale();
     const http = createHttpClient({ baseUrl: config.upstreamBase, tokens, locale });
@@ -56,6 +57,8 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
       dataProvider: createDataProvider({ http, restBase: config.restBase, tokens, resources: RESOURCE_CONFIGS, locale }),
       store: consoleStore(),
       queryClient,
+      // Out here, so react-admin's re-mount on a language switch resumes the stream rather than starting over.
+      live: createLiveConnection({ url: `${config.restBase}/live`, tokens }),
     };
   }, [config.tokenKey, config.upstreamBase, config.restBase]);
 
@@ -66,6 +69,7 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
         authProvider={authProvider}
         dataProvider={dataProvider}
         queryClient={queryClient} i18nProvider={i18nProvider} store={store} theme={lightTheme} darkTheme={darkTheme}>
+        <LiveProvider connection={live}>
         <HttpErrorNotifier http={http} />
         <AdminUI
           title="app.title"
@@ -90,6 +94,7 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
           <Resource key={resource.name} {...resource} />
         ))}
         </AdminUI>
+        </LiveProvider>
       </AdminContext>
     </ConsoleConfigProvider>
   );

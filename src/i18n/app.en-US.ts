@@ -125,5 +125,28 @@ export const appEnUS = {
     http: {
       requestError: 'Request Error',
     },
+    live: {
+      live: 'Live',
+      liveHint: 'Data updates as it happens',
+      connecting: 'Connecting',
+      connectingHint: 'Connecting to live data',
+      reconnecting: 'Reconnecting',
+      reconnectingHint: 'The live connection was lost; reconnecting',
+      polling: 'Refreshing',
+      pollingHint: 'Live data is unavailable: lists refresh every %{seconds} seconds, and go live again once the connection is back',
+    },
+    commands: {
+      settings: 'Change settings',
+      settingsTitle: 'Settings of %{device}',
+      settingsHint: 'Fill in only the settings to change; those left empty stay as they are. The chamber confirms the change.',
+      unchanged: 'unchanged',
+      noSettings: 'Fill in at least one setting',
+      send: 'Send',
+      waiting: '%{device}: sent, waiting for the chamber',
+      acked: '%{device}: confirmed by the chamber',
+      refused: '%{device}: refused by the chamber: %{reason}',
+      refusedNoReason: '%{device}: refused by the chamber',
+      timeout: '%{device}: no answer from the chamber',
+    },
   },
 } satisfies typeof appZhCN;

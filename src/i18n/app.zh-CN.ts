@@ -123,5 +123,28 @@ export const appZhCN = {
     http: {
       requestError: '请求错误',
     },
+    live: {
+      live: '实时',
+      liveHint: '数据实时更新',
+      connecting: '连接中',
+      connectingHint: '正在连接实时数据',
+      reconnecting: '重新连接中',
+      reconnectingHint: '实时连接已断开，正在重新连接',
+      polling: '定时刷新',
+      pollingHint: '实时连接不可用，列表每 %{seconds} 秒刷新一次；连接恢复后自动切回实时',
+    },
+    commands: {
+      settings: '设置参数',
+      settingsTitle: '设置参数：%{device}',
+      settingsHint: '只填写要修改的参数，留空的保持不变。参数下发到氧舱，由氧舱确认执行。',
+      unchanged: '不变',
+      noSettings: '请至少填写一项参数',
+      send: '下发',
+      waiting: '%{device}：指令已发送，等待氧舱应答',
+      acked: '%{device}：氧舱已确认执行',
+      refused: '%{device}：氧舱拒绝执行：%{reason}',
+      refusedNoReason: '%{device}：氧舱拒绝执行',
+      timeout: '%{device}：氧舱无应答',
+    },
   },
 };

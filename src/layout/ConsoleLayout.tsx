@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { AppBar, Layout, LoadingIndicator, Logout, TitlePortal, ToggleThemeButton, UserMenu } from 'react-admin';
+import { useLiveStream } from '../providers/live';
 import { ConsoleMenu } from './ConsoleMenu';
+import { LiveIndicator } from './LiveIndicator';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import { useDocumentTitle } from './useDocumentTitle';
 
@@ -14,6 +16,7 @@ const ConsoleAppBar = () => (
     }
     toolbar={
       <>
+        <LiveIndicator />
         <LocaleSwitcher />
         <ToggleThemeButton />
         <LoadingIndicator />
@@ -26,6 +29,8 @@ const ConsoleAppBar = () => (
 
 export const ConsoleLayout = ({ children }: { children: ReactNode }) => {
   useDocumentTitle();
+  // The layout shows only while signed in: so does the live stream.
+  useLiveStream();
   return (
     <Layout appBar={ConsoleAppBar} menu={ConsoleMenu}>
       {children}

@@ -3,12 +3,14 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { BrowserRouter } from 'react-router-dom';
 import { setupServer } from 'msw/node';
 import { authHandlers } from '../../mocks/auth';
+import { liveHandlers } from '../../mocks/live';
 import { App } from '../../src/App';
 
 /** The console against the msw mocks, in jsdom: one server per test file, which calls withMockedUpstream(). */
 const upstreamBase = 'http://console.test/upstream';
 export const withMockedUpstream = () => {
-  const server = setupServer(...authHandlers(upstreamBase));
+  // The layout opens the live stream (default REST base, relative like the console's).
+  const server = setupServer(...authHandlers(upstreamBase), ...liveHandlers('/api/v1'));
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());
