@@ -18,7 +18,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['server/**/*.spec.ts', 'tests/server/**/*.spec.ts'],
+          include: ['server/**/*.spec.ts', 'simulator/**/*.spec.ts', 'tests/server/**/*.spec.ts'],
           environment: 'node',
           // Both stores run in one process; PostgreSQL tests use their own throwaway databases.
           fileParallelism: false,

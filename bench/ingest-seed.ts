@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { bootstrap } from '../server/accounts/bootstrap';
+import { createAccount } from '../server/accounts/service';
+import { createPasswordHasher } from '../server/auth/passwords';
+import { loadConfig, type Env } from '../server/config';
+import type { AppContext } from '../server/context';
+import { createDatabase, openSqlite } from '../server/db/database';
+import { migrateToLatest } from '../server/db/migrations';
+import { hashDeviceSecret } from '../server/devices/registry';
+import { createLiveFeed } from '../server/live/feed';
+import { unlinked } from '../server/mqtt/link';
+import type { BenchDevice } from './ingest-load';
+
+/**
+ * The store of `npm run bench:ingest`, in a fresh SQLite DATA_DIR: the super administrator and a
+ * watcher (Level 1) who manages WATCHED of the publishing devices, and every device with a secret whose
+ * hash is stored as registration stores it. The chambers' process gets the secrets.
+ */
+
+export const ROOT = { Account: 'bench-root', Code: 'BenchRoot2026' } as const;
+export const WATCHER = { Account: 'bench-watcher', Code: 'BenchWatch2026' } as const;
+
+export interface IngestFleet {
+  /** Devices that publish telemetry. */
+  publishing: BenchDevice[];
+  /** Devices that connect and stay idle (memory per connection). */
+  idle: BenchDevice[];
+  /** The watcher's devices (a subset of `publishing`). */
+  watched: string[];
+}
+
+export const ingestEnv = (dataDir: string, mqttPort: number): Env => ({
+  DATA_DIR: dataDir,
+  ADMIN_ACCOUNT: ROOT.Account,
+  ADMIN_PASSWORD: ROOT.Code,
+  LOG_LEVEL: 'warn',
+  CONSOLE_DIR: path.join(dataDir, 'no-console'),
+  MQTT_PORT: String(mqttPort),
+  MQTT_HOST: '127.0.0.1',
+  WORKERS: '1',
+});
+
+const device = (prefix: string, index: number): BenchDevice => {
+  const id = `${prefix}-${String(index).padStart(5, '0')}`;
+  return { id, secret: `bench-secret-${id}` };
+};
+
+export const seedIngest = async (dataDir: string, counts: { publishing: number; idle: number; watched: number }): Promise<IngestFleet> => {
+  const config = loadConfig(ingestEnv(dataDir, 0));
+  if (config.database.kind !== 'sqlite') throw new Error('bench:ingest runs on SQLite');
+  const database = createDatabase(config);
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    kind: database.kind,
+    now: Date.now,
+    passwords: createPasswordHasher(config.scryptCost),
+    live: createLiveFeed(),
+    link: unlinked,
+  };
+  let watcherId: number;
+  try {
+    await migrateToLatest(database);
+    await bootstrap(ctx, () => undefined);
+    const root = await ctx.db.selectFrom('accounts').select('id').where('account', '=', ROOT.Account).executeTakeFirstOrThrow();
+    watcherId = (await createAccount(ctx, { account: WATCHER.Account, password: WATCHER.Code, level: 1, subId: root.id })).id;
+  } finally {
+    await database.db.destroy();
+  }
+
+  const fleet: IngestFleet = {
+    publishing: Array.from({ length: counts.publishing }, (_, index) => device('BENCH', index)),
+    idle: Array.from({ length: counts.idle }, (_, index) => device('IDLE', index)),
+    watched: [],
+  };
+  // Every n-th publishing device is watched, so the watched ones are spread over the schedule.
+  const every = Math.max(1, Math.floor(counts.publishing / counts.watched));
+  fleet.watched = fleet.publishing.filter((_, index) => index % every === 0).slice(0, counts.watched).map((one) => one.id);
+
+  const connection = openSqlite(config.database.file, 'NORMAL');
+  try {
+    const now = Date.now();
+    const insertDevice = connection.prepare(
+      `insert into devices (id, name, type, permission, location, state, order_num, erd, online, last_seen_at, secret_hash, created_at, updated_at)
+       values (?, ?, 1, 'Open', 'Bench hall', 'Work', null, 0, 0, null, ?, ?, ?)`,
+    );
+    const assign = connection.prepare('insert into account_devices (account_id, device_id, created_at) values (?, ?, ?)');
+    connection.transaction(() => {
+      for (const one of [...fleet.publishing, ...fleet.idle]) insertDevice.run(one.id, one.id, hashDeviceSecret(one.secret), now, now);
+      for (const id of fleet.watched) assign.run(watcherId, id, now);
+    })();
+  } finally {
+    connection.close();
+  }
+  return fleet;
+};
