@@ -252,7 +252,14 @@ const main = async (): Promise<number> => {
 
     // The server.
     const mqttPort = await freePort();
-    const server: Child = await startChild({ entry: 'server/main.ts', cwd: ROOT_DIR, env: ingestEnv(dataDir, mqttPort), readyPath: '/healthz' });
+    const profileDir = process.env.BENCH_CPU_PROF;
+    const server: Child = await startChild({
+      entry: 'server/main.ts',
+      cwd: ROOT_DIR,
+      env: ingestEnv(dataDir, mqttPort),
+      nodeFlags: profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)],
+      readyPath: '/healthz',
+    });
     stops.push(() => server.stop());
     const pid = server.process.pid;
     if (pid === undefined) throw new Error('the server has no pid');

@@ -139,25 +139,35 @@ export const mqttPlugin = globalPlugin<MqttPluginOptions>('oxygen-mqtt', async (
       disconnectDevice: (deviceId) => transport.disconnectDevice(deviceId),
     };
 
-    // Every process gets each event back from the broker, this one included; without a broker connection
-    // (an external one being away) this process's own viewers still get its events.
-    ctx.live.setRelay((event: LiveEvent) => {
-      transport.publish(liveTopicFor(event.data.Id), JSON.stringify(event), { qos: 0, retain: false }).catch(() => ctx.live.deliver(event));
-    });
-    await transport.subscribeLive((topic, payload) => {
-      let event: LiveEvent | undefined;
-      try {
-        const parsed = liveEventSchema.safeParse(JSON.parse(payload.toString('utf8')));
-        if (parsed.success && liveTopicFor(parsed.data.data.Id) === topic) event = parsed.data;
-      } catch {
-        // Not JSON: refused below like any other bad event.
-      }
-      if (event === undefined) {
-        log.warn({ topic: topic.slice(0, 80) }, 'live: relayed event refused (not a live event for its topic)');
-        return;
-      }
-      ctx.live.deliver(event);
-    });
+    const relay = (event: LiveEvent): Promise<void> =>
+      transport.publish(liveTopicFor(event.data.Id), JSON.stringify(event), { qos: 0, retain: false });
+    if (opened.kind === 'embedded') {
+      // The broker is in this process: its own viewers get each event directly (no JSON round trip through
+      // the broker), and cluster workers, the only other processes, through the broker.
+      const workers = ctx.config.workers > 1;
+      ctx.live.setRelay((event) => {
+        ctx.live.deliver(event);
+        if (workers) relay(event).catch(() => undefined);
+      });
+    } else {
+      // Every process gets each event back from the broker, this one included; without a broker connection
+      // (an external one being away) this process's own viewers still get its events.
+      ctx.live.setRelay((event) => void relay(event).catch(() => ctx.live.deliver(event)));
+      await transport.subscribeLive((topic, payload) => {
+        let event: LiveEvent | undefined;
+        try {
+          const parsed = liveEventSchema.safeParse(JSON.parse(payload.toString('utf8')));
+          if (parsed.success && liveTopicFor(parsed.data.data.Id) === topic) event = parsed.data;
+        } catch {
+          // Not JSON: refused below like any other bad event.
+        }
+        if (event === undefined) {
+          log.warn({ topic: topic.slice(0, 80) }, 'live: relayed event refused (not a live event for its topic)');
+          return;
+        }
+        ctx.live.deliver(event);
+      });
+    }
 
     if (ingest !== undefined) {
       // Once closing, messages are left unsettled: never acknowledged, the broker or the device sends them again.

@@ -101,22 +101,45 @@ describe('MQTT plugin, embedded broker', () => {
     expect(await received).toEqual({ payload: JSON.stringify(command), qos: 1, retain: false });
   });
 
-  it('relays live events through the broker (oxygen-live/{Id}) back to ctx.live, and refuses what is not one', async () => {
-    const app = await mqttApp();
-    const watcher = await connect(app, { username: SERVER.username, password: SERVER.password, clientId: `${SERVER.username}.watcher` });
-    await watcher.subscribeAsync('oxygen-live/+', { qos: 0 });
-    const onBroker: string[] = [];
-    watcher.on('message', (topic, payload) => onBroker.push(`${topic} ${payload.toString()}`));
-    const delivered: LiveEvent[] = [];
-    app.ctx.live.subscribe((event) => delivered.push(event));
-
+  it("delivers live events to its own viewers directly, and on the broker only for cluster workers", async () => {
     const event: LiveEvent = { type: 'device', data: { Id: 'OC-A1', Online: true } };
-    app.ctx.live.publish(event);
-    for (let wait = 0; wait < 40 && (delivered.length === 0 || onBroker.length === 0); wait += 1) await tick(25);
+    const watch = async (app: FastifyInstance) => {
+      const watcher = await connect(app, { username: SERVER.username, password: SERVER.password, clientId: `${SERVER.username}.watcher` });
+      await watcher.subscribeAsync('oxygen-live/+', { qos: 0 });
+      const onBroker: string[] = [];
+      watcher.on('message', (topic, payload) => onBroker.push(`${topic} ${payload.toString()}`));
+      const delivered: LiveEvent[] = [];
+      app.ctx.live.subscribe((one) => delivered.push(one));
+      return { onBroker, delivered };
+    };
+
+    const single = await mqttApp();
+    const alone = await watch(single);
+    single.ctx.live.publish(event);
+    expect(alone.delivered).toEqual([event]);
+    await tick(200);
+    expect(alone.onBroker).toEqual([]);
+
+    const primary = await mqttApp({ WORKERS: '2' });
+    const withWorkers = await watch(primary);
+    primary.ctx.live.publish(event);
+    expect(withWorkers.delivered).toEqual([event]);
+    for (let wait = 0; wait < 40 && withWorkers.onBroker.length === 0; wait += 1) await tick(25);
+    expect(withWorkers.onBroker).toEqual([`${liveTopicFor('OC-A1')} ${JSON.stringify(event)}`]);
+  });
+
+  it('a cluster worker gets live events from the broker, and refuses what is not one', async () => {
+    const primary = await mqttApp({ WORKERS: '2' });
+    const worker = await mqttApp({ WORKERS: '2' }, { primary: { port: primary.mqtt.port ?? 0, credentials: SERVER, clientId: `${SERVER.username}.w1` } });
+    const delivered: LiveEvent[] = [];
+    worker.ctx.live.subscribe((one) => delivered.push(one));
+    const event: LiveEvent = { type: 'device', data: { Id: 'OC-A1', Online: true } };
+    primary.ctx.live.publish(event);
+    for (let wait = 0; wait < 40 && delivered.length === 0; wait += 1) await tick(25);
     expect(delivered).toEqual([event]);
-    expect(onBroker).toEqual([`${liveTopicFor('OC-A1')} ${JSON.stringify(event)}`]);
 
     // Not JSON, not a live event, or for another device than its topic: not delivered.
+    const watcher = await connect(primary, { username: SERVER.username, password: SERVER.password, clientId: `${SERVER.username}.watcher` });
     await watcher.publishAsync(liveTopicFor('OC-A1'), 'nonsense', { qos: 0 });
     await watcher.publishAsync(liveTopicFor('OC-A1'), '{"type":"device","data":{"Id":"OC-A1","Mood":"good"}}', { qos: 0 });
     await watcher.publishAsync(liveTopicFor('OC-A2'), JSON.stringify(event), { qos: 0 });
