@@ -183,7 +183,8 @@ const main = async (): Promise<number> => {
     const server = await startChild({
       entry: 'server/main.ts',
       cwd: ROOT,
-      env: { ...benchEnv(dataDir), WORKERS: String(settings.workers) },
+      // MQTT_PORT=0: the embedded broker on an ephemeral port (1883 may be taken by the machine's own).
+      env: { ...benchEnv(dataDir), WORKERS: String(settings.workers), MQTT_PORT: '0' },
       nodeFlags: profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)],
       readyPath: '/healthz',
     });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { levelToRole } from '../../src/domain/roles';
 import type { AppContext, SignedInAccount } from '../context';
+import { compiledOnce, parameter } from '../db/database';
 import { isSet } from '../db/schema';
 import { asLevel } from '../accounts/levels';
 
@@ -48,10 +49,12 @@ export const issueToken = async (ctx: Pick<AppContext, 'db' | 'now' | 'config'>,
   return { token, expiresAt };
 };
 
-/** The signed-in account of a token, or undefined when the token is unknown, revoked, expired or idle. */
-export const resolveToken = async (ctx: AppContext, token: string): Promise<SignedInAccount | undefined> => {
-  const tokenHash = hashToken(token);
-  const row = await ctx.db
+/**
+ * The session of a token hash with its account: read on every request, so compiled once per store
+ * (server/db/database.ts, compiledOnce) rather than built anew; still one statement, against the store.
+ */
+const sessionOf = compiledOnce((db) =>
+  db
     .selectFrom('sessions')
     .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
     .select([
@@ -65,8 +68,13 @@ export const resolveToken = async (ctx: AppContext, token: string): Promise<Sign
       'accounts.disabled',
       'accounts.must_change_code',
     ])
-    .where('sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('sessions.token_hash', '=', parameter<string>(0)),
+);
+
+/** The signed-in account of a token, or undefined when the token is unknown, revoked, expired or idle. */
+export const resolveToken = async (ctx: AppContext, token: string): Promise<SignedInAccount | undefined> => {
+  const tokenHash = hashToken(token);
+  const [row] = (await sessionOf(ctx.db, [tokenHash])).rows;
   if (row === undefined) return undefined;
   const now = ctx.now();
   const live =

@@ -1,7 +1,9 @@
+import type { Kysely } from 'kysely';
 import type { ListAnswer, ListBody } from '../../src/resources/query';
 import { devicesConfig } from '../../src/resources/devices/config';
 import type { AppContext } from '../context';
-import { column, defineListing, runList } from '../lists/engine';
+import type { DB } from '../db/schema';
+import { column, defineListing, runCachedList, viewerSource } from '../lists/engine';
 import { deviceScope, type Viewer } from '../scope/service';
 
 /** Devices under their wire names (src/resources/devices/config.ts) ↔ the devices table. */
@@ -19,9 +21,13 @@ export const deviceListing = defineListing(devicesConfig, {
   UpdateTime: column('d.updated_at', 'number'),
 });
 
-/** `list/get_OCProperty`: the devices the viewer sees (the super administrator: all; others: assigned). */
-export const listDevices = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {
-  const scope = deviceScope(ctx.db, viewer);
-  const base = ctx.db.selectFrom('devices as d');
-  return runList(scope === undefined ? base : base.where('d.id', 'in', scope), deviceListing(), body);
+/** The rows the viewer sees, before filters (compiled once per level: ../lists/engine.ts, viewerSource). */
+const visible = (db: Kysely<DB>, viewer: Viewer) => {
+  const scope = deviceScope(db, viewer);
+  const base = db.selectFrom('devices as d');
+  return scope === undefined ? base : base.where('d.id', 'in', scope);
 };
+
+/** `list/get_OCProperty`: the devices the viewer sees (the super administrator: all; others: assigned). */
+export const listDevices = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> =>
+  runCachedList(viewerSource(ctx.db, viewer, visible), deviceListing(), body);

@@ -1,8 +1,11 @@
-import { sql, type AliasedRawBuilder, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type AliasedRawBuilder, type Compilable, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { readableEntries, type WireRecord } from '../../src/resources/model';
 import type { FilterValue, ListAnswer, ListBody, Range } from '../../src/resources/query';
 import type { FieldConfig, ResourceConfig } from '../../src/resources/types';
 import { filterableFields, sortableFields } from '../../src/resources/query';
+import { parameter, reusable, rowsAsArrays, runReusable, type ReusableQuery } from '../db/database';
+import type { DB } from '../db/schema';
+import type { Viewer } from '../scope/service';
 import { narrowScopesPlugin } from './narrow';
 
 /**
@@ -119,9 +122,6 @@ const stored = (col: Column, value: unknown): string | number | undefined => {
   }
 };
 
-const NOTHING = sql<SqlBool>`1 = 0`;
-const EVERYTHING = sql<SqlBool>`1 = 1`;
-
 /** `%text%` for LIKE, with LIKE's own characters escaped by a backslash. */
 export const containsPattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
@@ -134,59 +134,114 @@ const storedList = (col: Column, value: readonly unknown[]): (string | number)[]
 const isContains = (field: FieldConfig, col: Column, value: FilterValue): value is string =>
   field.kind === 'text' && typeof value === 'string' && col.type === 'text';
 
-const condition = (field: FieldConfig, col: Column, value: FilterValue): Expression<SqlBool> => {
-  const ref = sql.ref(col.ref);
-  if (Array.isArray(value)) {
-    const values = storedList(col, value);
-    return values.length === 0 ? NOTHING : sql<SqlBool>`${ref} in (${sql.join(values)})`;
-  }
-  if (isRange(value)) {
-    const bounds: RawBuilder<SqlBool>[] = [];
-    if (value.gte !== undefined) bounds.push(sql<SqlBool>`${ref} >= ${value.gte}`);
-    if (value.lte !== undefined) bounds.push(sql<SqlBool>`${ref} <= ${value.lte}`);
-    return bounds.length === 0 ? EVERYTHING : sql<SqlBool>`(${sql.join(bounds, sql` and `)})`;
-  }
-  if (isContains(field, col, value)) {
-    return sql<SqlBool>`lower(${ref}) like ${containsPattern(value)} escape ${sql.lit('\\')}`;
-  }
-  const exact = stored(col, value);
-  return exact === undefined ? NOTHING : sql<SqlBool>`${ref} = ${exact}`;
-};
-
 /** Each filtered field with its column; the body schema allows only filterable fields, each with a column. */
-const filterEntries = (listing: Listing, filter: ListBody['filter']): [FieldConfig, Column, FilterValue][] => {
-  const entries: [FieldConfig, Column, FilterValue][] = [];
+const filterEntries = (listing: Listing, filter: ListBody['filter']): [string, FieldConfig, Column, FilterValue][] => {
+  const entries: [string, FieldConfig, Column, FilterValue][] = [];
   for (const [source, value] of Object.entries(filter ?? {})) {
     if (value === undefined) continue;
     const col = listing.columns[source];
     const field = listing.config.fields[source];
     if (col === undefined || field === undefined) throw new Error(`${listing.config.name}: no column to filter ${source}`);
-    entries.push([field, col, value]);
+    entries.push([source, field, col, value]);
   }
   return entries;
 };
 
-/** The filter as one condition (every field's condition must hold); undefined when there is none. */
-export const filterCondition = (listing: Listing, filter: ListBody['filter']): Expression<SqlBool> | undefined => {
-  const parts = filterEntries(listing, filter).map(([field, col, value]) => condition(field, col, value));
-  return parts.length === 0 ? undefined : sql<SqlBool>`${sql.join(parts, sql` and `)}`;
-};
+/**
+ * One field's condition: its kind fixes the SQL, and it binds the plan's values from index `at`
+ * (a range: the indexes of its bounds).
+ */
+type Term =
+  | { kind: 'in'; col: Column; at: number; count: number }
+  | { kind: 'equals'; col: Column; at: number }
+  | { kind: 'contains'; col: Column; at: number }
+  | { kind: 'range'; col: Column; gte: number | undefined; lte: number | undefined };
+
+/** A filter planned apart from its values, so the SQL of each shape is compiled once (runCachedList). */
+interface FilterPlan {
+  /** The SQL's shape: the fields in order, each with its kind (and how many values, which bounds). */
+  key: string;
+  terms: Term[];
+  /**
+   * Columns the filter pins to a few exact values (a list, or a scalar that matches exactly) → the
+   * indexes of those values: their scope subqueries are narrowed to them (./narrow.ts).
+   */
+  pins: Map<string, number[]>;
+  /** Some field's condition matches no row (an empty list, a value its column cannot hold). */
+  matchesNothing: boolean;
+}
 
 /**
- * The columns the filter pins to a few exact values (`alias.column` → the values as stored): a list, or
- * a scalar that matches exactly (not a text "contains", not a range). Their scope subqueries can be
- * narrowed to these values (./narrow.ts).
+ * Plans the filter, appending the values it binds to `values`: a string on a text field matches
+ * case-insensitively anywhere in it, a list any of its values, `{ gte, lte }` an inclusive range
+ * (without bounds: everything), anything else exactly.
  */
-export const pinnedColumns = (listing: Listing, filter: ListBody['filter']): Map<string, (string | number)[]> => {
-  const pins = new Map<string, (string | number)[]>();
-  for (const [field, col, value] of filterEntries(listing, filter)) {
-    if (Array.isArray(value)) pins.set(col.ref, storedList(col, value));
-    else if (!isRange(value) && !isContains(field, col, value)) {
+const planFilter = (listing: Listing, filter: ListBody['filter'], values: unknown[]): FilterPlan => {
+  const terms: Term[] = [];
+  const keys: string[] = [];
+  const pins = new Map<string, number[]>();
+  let matchesNothing = false;
+  const bind = (value: unknown): number => values.push(value) - 1;
+  for (const [source, field, col, value] of filterEntries(listing, filter)) {
+    if (Array.isArray(value)) {
+      const list = storedList(col, value);
+      if (list.length === 0) matchesNothing = true;
+      else {
+        const indexes = list.map(bind);
+        terms.push({ kind: 'in', col, at: indexes[0] ?? 0, count: indexes.length });
+        pins.set(col.ref, indexes);
+        keys.push(`${source} in ${indexes.length}`);
+      }
+    } else if (isRange(value)) {
+      if (value.gte === undefined && value.lte === undefined) continue;
+      const gte = value.gte === undefined ? undefined : bind(value.gte);
+      const lte = value.lte === undefined ? undefined : bind(value.lte);
+      terms.push({ kind: 'range', col, gte, lte });
+      keys.push(`${source} ${gte === undefined ? '' : '>='}${lte === undefined ? '' : '<='}`);
+    } else if (isContains(field, col, value)) {
+      terms.push({ kind: 'contains', col, at: bind(containsPattern(value)) });
+      keys.push(`${source} like`);
+    } else {
       const exact = stored(col, value);
-      pins.set(col.ref, exact === undefined ? [] : [exact]);
+      if (exact === undefined) matchesNothing = true;
+      else {
+        const at = bind(exact);
+        terms.push({ kind: 'equals', col, at });
+        pins.set(col.ref, [at]);
+        keys.push(`${source} =`);
+      }
     }
   }
-  return pins;
+  return { key: keys.join(', '), terms, pins, matchesNothing };
+};
+
+/** Value i of a query: a placeholder when the SQL is compiled for reuse, else the value itself. */
+type Param = <T>(index: number) => T;
+
+const termCondition = (term: Term, param: Param): Expression<SqlBool> => {
+  const ref = sql.ref(term.col.ref);
+  switch (term.kind) {
+    case 'in':
+      return sql<SqlBool>`${ref} in (${sql.join(Array.from({ length: term.count }, (_, offset) => param(term.at + offset)))})`;
+    case 'equals':
+      return sql<SqlBool>`${ref} = ${param(term.at)}`;
+    case 'contains':
+      return sql<SqlBool>`lower(${ref}) like ${param(term.at)} escape ${sql.lit('\\')}`;
+    case 'range': {
+      const bounds: RawBuilder<SqlBool>[] = [];
+      if (term.gte !== undefined) bounds.push(sql<SqlBool>`${ref} >= ${param(term.gte)}`);
+      if (term.lte !== undefined) bounds.push(sql<SqlBool>`${ref} <= ${param(term.lte)}`);
+      return sql<SqlBool>`(${sql.join(bounds, sql` and `)})`;
+    }
+  }
+};
+
+/** The base with the filter's conditions (every one must hold) and its scope subqueries narrowed to the pins. */
+const filtered = <D, TB extends keyof D>(base: SelectQueryBuilder<D, TB, object>, plan: FilterPlan, param: Param) => {
+  const parts = plan.terms.map((term) => termCondition(term, param));
+  const where = parts.length === 0 ? base : base.where(sql<SqlBool>`${sql.join(parts, sql` and `)}`);
+  if (plan.pins.size === 0) return where;
+  return where.withPlugin(narrowScopesPlugin(new Map([...plan.pins].map(([ref, indexes]) => [ref, indexes.map((index) => param(index))]))));
 };
 
 const idFieldsOf = (config: ResourceConfig): string[] => (typeof config.id === 'string' ? [config.id] : [...config.id]);
@@ -194,6 +249,8 @@ const idFieldsOf = (config: ResourceConfig): string[] => (typeof config.id === '
 /** What a listing's queries reuse on every call: its SELECT list, its tie-breakers, its ORDER BY items. */
 interface Prepared {
   columns: [string, Column][];
+  /** The wire names, in SELECT order. */
+  names: string[];
   /** Every column under its wire name. */
   selection: AliasedRawBuilder<unknown, string>[];
   /** The id fields that can be sorted by, the tie-breakers after the sort field. */
@@ -209,6 +266,7 @@ const prepared = (listing: Listing): Prepared => {
     const { config } = listing;
     found = {
       columns: Object.entries(listing.columns),
+      names: Object.keys(listing.columns),
       selection: Object.entries(listing.columns).map(([source, col]) => sql.ref(col.ref).as(source)),
       tieBreakers: sortableFields(config).filter((source) => idFieldsOf(config).includes(source)),
       orderItems: new Map(),
@@ -218,15 +276,20 @@ const prepared = (listing: Listing): Prepared => {
   return found;
 };
 
+/** The sort a body asks for (the configuration's default sort without one), as `asc Time`. */
+const sortKey = (listing: Listing, sort: ListBody['sort']): string => {
+  const { defaultSort } = listing.config;
+  return `${(sort?.order ?? defaultSort.order) === 'DESC' ? 'desc' : 'asc'} ${sort?.field ?? defaultSort.field}`;
+};
+
 /** ORDER BY items: the sort field (missing values last), then the id fields as tie-breakers. */
 export const orderItems = (listing: Listing, sort: ListBody['sort']): RawBuilder<unknown>[] => {
   const { config } = listing;
-  const field = sort?.field ?? config.defaultSort.field;
-  const order = (sort?.order ?? config.defaultSort.order) === 'DESC' ? 'desc' : 'asc';
   const cache = prepared(listing);
-  const key = `${order} ${field}`;
+  const key = sortKey(listing, sort);
   const known = cache.orderItems.get(key);
   if (known !== undefined) return known;
+  const [order = 'asc', field = ''] = key.split(' ');
   const direction = sql.raw(order);
   const keys = [...new Set([field, ...cache.tieBreakers])];
   const items = keys.map((source) => {
@@ -240,11 +303,29 @@ export const orderItems = (listing: Listing, sort: ListBody['sort']): RawBuilder
   return items;
 };
 
-/** A row under wire names as the wire carries it: flags as booleans, numbers as numbers. */
-const toWire = (listing: Listing, row: Record<string, unknown>): WireRecord => {
+const COUNT_COLUMNS = ['total'];
+
+const countQuery = <D, TB extends keyof D>(query: SelectQueryBuilder<D, TB, object>) => query.select(sql<number>`count(*)`.as('total'));
+
+/** One page: every column under its wire name, sorted, `limit` and `offset` the values at those indexes. */
+const pageQuery = <D, TB extends keyof D>(
+  query: SelectQueryBuilder<D, TB, object>,
+  listing: Listing,
+  sort: ListBody['sort'],
+  page: { limit: number; offset: number },
+  param: Param,
+) => {
+  let ordered = query.select(prepared(listing).selection);
+  for (const item of orderItems(listing, sort)) ordered = ordered.orderBy(item);
+  return ordered.limit(param<number>(page.limit)).offset(param<number>(page.offset));
+};
+
+/** A row (its columns in SELECT order) under wire names as the wire carries it: flags as booleans, numbers as numbers. */
+const toWire = (columns: readonly [string, Column][], row: readonly unknown[]): WireRecord => {
   const record: WireRecord = {};
-  for (const [source, col] of prepared(listing).columns) {
-    const value = row[source];
+  for (let index = 0; index < columns.length; index += 1) {
+    const [source, col] = columns[index] as [string, Column];
+    const value = row[index];
     if (value === null || value === undefined) record[source] = null;
     else if (col.type === 'flag') record[source] = Number(value) !== 0;
     else if (col.type === 'number') record[source] = typeof value === 'number' ? value : Number(value);
@@ -254,25 +335,134 @@ const toWire = (listing: Listing, row: Record<string, unknown>): WireRecord => {
 };
 
 /**
+ * The answer from the two queries: the whole match counted, one page read. The first page is read
+ * first: when it is not full it is the whole match, and its length is the total (getOne, getMany and
+ * short lists never count). Any other page is read only when it lies before the end, so no offset
+ * beyond the data ever reaches the store.
+ */
+const answer = async (
+  listing: Listing,
+  body: ListBody,
+  count: () => Promise<number>,
+  page: () => Promise<unknown[][]>,
+): Promise<ListAnswer> => {
+  const { columns } = prepared(listing);
+  const offset = (body.current - 1) * body.pageSize;
+  if (offset === 0) {
+    const rows = await page();
+    const list = rows.map((row) => toWire(columns, row));
+    return { list, total: rows.length < body.pageSize ? rows.length : await count() };
+  }
+  const total = await count();
+  if (offset >= total) return { list: [], total };
+  return { list: (await page()).map((row) => toWire(columns, row)), total };
+};
+
+/**
  * Answers a validated list body from `base`: a query over the resource's tables, already limited to
- * the caller's scope, without a SELECT list. Counts the whole match, then reads one page (skipped when
- * the page lies past the end, so no offset beyond the data ever reaches the store).
+ * the caller's scope, without a SELECT list. Builds and compiles the queries on every call; the hot
+ * lists use runCachedList, which compiles each shape once.
  */
 export const runList = async <D, TB extends keyof D>(
   base: SelectQueryBuilder<D, TB, object>,
   listing: Listing,
   body: ListBody,
 ): Promise<ListAnswer> => {
-  const condition = filterCondition(listing, body.filter);
-  const pins = pinnedColumns(listing, body.filter);
-  const where = condition === undefined ? base : base.where(condition);
-  const filtered = pins.size === 0 ? where : where.withPlugin(narrowScopesPlugin(pins));
-  const counted = (await filtered.select(sql<number>`count(*)`.as('total')).executeTakeFirst()) as { total?: unknown } | undefined;
-  const total = Number(counted?.total ?? 0);
-  const offset = (body.current - 1) * body.pageSize;
-  if (offset >= total) return { list: [], total };
-  let query = filtered.select(prepared(listing).selection);
-  for (const item of orderItems(listing, body.sort)) query = query.orderBy(item);
-  const rows = (await query.limit(body.pageSize).offset(offset).execute()) as Record<string, unknown>[];
-  return { list: rows.map((row) => toWire(listing, row)), total };
+  const values: unknown[] = [];
+  const plan = planFilter(listing, body.filter, values);
+  if (plan.matchesNothing) return { list: [], total: 0 };
+  const page = { limit: values.push(body.pageSize) - 1, offset: values.push((body.current - 1) * body.pageSize) - 1 };
+  const param: Param = <T>(index: number) => values[index] as T;
+  const query = filtered(base, plan, param);
+  return answer(
+    listing,
+    body,
+    async () => Number(rowsAsArrays(await countQuery(query).execute(), COUNT_COLUMNS)[0]?.[0] ?? 0),
+    async () => rowsAsArrays(await pageQuery(query, listing, body.sort, page, param).execute(), prepared(listing).names),
+  );
+};
+
+/**
+ * A list's base query for runCachedList: `from` builds it with `param(i)` standing for `values[i]`;
+ * `builder` (the function behind `from`) and `key` name what it builds apart from those values, so
+ * equal names must mean equal SQL.
+ */
+export interface ListSource<D, TB extends keyof D> {
+  db: Kysely<DB>;
+  builder: object;
+  key: string;
+  values: readonly unknown[];
+  from: (param: Param) => SelectQueryBuilder<D, TB, object>;
+}
+
+/**
+ * The base of a list limited to what `viewer` sees, built by `build` (a module-level function: it names
+ * the tables and applies server/scope). Scope depends on the viewer's level and id only, so the SQL is
+ * cached per level with the id bound as a value: `build` may branch on the level, never on the id.
+ */
+export const viewerSource = <D, TB extends keyof D>(
+  db: Kysely<DB>,
+  viewer: Viewer,
+  build: (db: Kysely<DB>, viewer: Viewer) => SelectQueryBuilder<D, TB, object>,
+): ListSource<D, TB> => ({
+  db,
+  builder: build,
+  key: `level ${viewer.level}`,
+  values: [viewer.id],
+  from: (param) => build(db, { id: param<number>(0), level: viewer.level }),
+});
+
+/** Compiled list queries kept per store (Kysely instance) and builder, least recently used dropped beyond this. */
+export const LIST_QUERY_CACHE_SIZE = 1000;
+
+const compiledLists = new WeakMap<Kysely<DB>, WeakMap<object, Map<string, ReusableQuery>>>();
+
+/** The compiled query of `key` for this source's store and builder, compiled from `build()` the first time. */
+const compiledList = (source: { db: Kysely<DB>; builder: object }, key: string, build: () => Compilable<unknown>): ReusableQuery => {
+  let byBuilder = compiledLists.get(source.db);
+  if (byBuilder === undefined) {
+    byBuilder = new WeakMap();
+    compiledLists.set(source.db, byBuilder);
+  }
+  let queries = byBuilder.get(source.builder);
+  if (queries === undefined) {
+    queries = new Map();
+    byBuilder.set(source.builder, queries);
+  }
+  let query = queries.get(key);
+  if (query !== undefined) {
+    // Most recently used last: Map keeps insertion order.
+    queries.delete(key);
+  } else {
+    query = reusable(build().compile(), { arrays: true });
+    const oldest = queries.size >= LIST_QUERY_CACHE_SIZE ? queries.keys().next().value : undefined;
+    if (oldest !== undefined) queries.delete(oldest);
+  }
+  queries.set(key, query);
+  return query;
+};
+
+/**
+ * runList with each query shape (the source's key, the filter's fields and kinds, the sort) built and
+ * compiled once per store, then bound with the call's values: the same SQL runList would build, without
+ * Kysely's building and compiling on every call. Rows are read as arrays.
+ */
+export const runCachedList = async <D, TB extends keyof D>(source: ListSource<D, TB>, listing: Listing, body: ListBody): Promise<ListAnswer> => {
+  const values = [...source.values];
+  const plan = planFilter(listing, body.filter, values);
+  if (plan.matchesNothing) return { list: [], total: 0 };
+  const page = { limit: values.push(body.pageSize) - 1, offset: values.push((body.current - 1) * body.pageSize) - 1 };
+  const query = () => filtered(source.from(parameter), plan, parameter);
+  const shape = `${source.key} | ${plan.key}`;
+  const read = async (key: string, columns: readonly string[], build: () => Compilable<unknown>) =>
+    rowsAsArrays((await runReusable(source.db, compiledList(source, key, build), values)).rows, columns);
+  return answer(
+    listing,
+    body,
+    async () => Number((await read(`${shape} | count`, COUNT_COLUMNS, () => countQuery(query())))[0]?.[0] ?? 0),
+    () =>
+      read(`${shape} | ${sortKey(listing, body.sort)} | page`, prepared(listing).names, () =>
+        pageQuery(query(), listing, body.sort, page, parameter),
+      ),
+  );
 };

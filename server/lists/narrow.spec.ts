@@ -38,6 +38,14 @@ describe('narrowScopes', () => {
     );
   });
 
+  it('turns the scope subquery into an EXISTS for a single pinned value', () => {
+    const query = base.where('r.device_id', 'in', scope).where(sql<SqlBool>`r.device_id = 'OC-A1'`);
+    expect(narrowed(query, new Map([['r.device_id', ['OC-A1']]]))).toBe(
+      'select "r"."id" from "state_records" as "r" where exists (select "account_devices"."device_id" from "account_devices" ' +
+        'where "account_devices"."account_id" = ? and "account_devices"."device_id" = ?) and r.device_id = \'OC-A1\'',
+    );
+  });
+
   it('leaves alone: other columns, conditions under OR, subqueries with a limit, queries without pins', () => {
     const cases = [
       base.where('r.ss', 'in', db.selectFrom('account_devices').select('account_devices.device_id')),

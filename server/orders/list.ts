@@ -1,7 +1,9 @@
+import type { Kysely } from 'kysely';
 import type { ListAnswer, ListBody } from '../../src/resources/query';
 import { ordersConfig } from '../../src/resources/orders/config';
 import type { AppContext } from '../context';
-import { column, defineListing, runList } from '../lists/engine';
+import type { DB } from '../db/schema';
+import { column, defineListing, runCachedList, viewerSource } from '../lists/engine';
 import { deviceScope, type Viewer } from '../scope/service';
 
 /** Orders under their wire names (src/resources/orders/config.ts) ↔ the orders table. */
@@ -18,9 +20,13 @@ export const orderListing = defineListing(ordersConfig, {
   FinishTime: column('o.finished_at', 'number', true),
 });
 
-/** `list/get_Records`: the orders of the devices the viewer sees. */
-export const listOrders = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {
-  const scope = deviceScope(ctx.db, viewer);
-  const base = ctx.db.selectFrom('orders as o');
-  return runList(scope === undefined ? base : base.where('o.device_id', 'in', scope), orderListing(), body);
+/** The rows the viewer sees, before filters (compiled once per level: ../lists/engine.ts, viewerSource). */
+const visible = (db: Kysely<DB>, viewer: Viewer) => {
+  const scope = deviceScope(db, viewer);
+  const base = db.selectFrom('orders as o');
+  return scope === undefined ? base : base.where('o.device_id', 'in', scope);
 };
+
+/** `list/get_Records`: the orders of the devices the viewer sees. */
+export const listOrders = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> =>
+  runCachedList(viewerSource(ctx.db, viewer, visible), orderListing(), body);

@@ -1,7 +1,9 @@
+import type { Kysely } from 'kysely';
 import type { ListAnswer, ListBody } from '../../src/resources/query';
 import { stateRecordsConfig } from '../../src/resources/state-records/config';
 import type { AppContext } from '../context';
-import { column, defineListing, runList } from '../lists/engine';
+import type { DB } from '../db/schema';
+import { column, defineListing, runCachedList, viewerSource } from '../lists/engine';
 import { deviceScope, type Viewer } from '../scope/service';
 
 /** State records under the spec's wire names (RCPi02, RGPi02, HmSP02 with a zero) ↔ state_records. */
@@ -25,9 +27,13 @@ export const stateRecordListing = defineListing(stateRecordsConfig, {
   HmBP: column('r.hm_bp', 'text', true),
 });
 
-/** `list/get_OCState`: the readings of the devices the viewer sees. */
-export const listStateRecords = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {
-  const scope = deviceScope(ctx.db, viewer);
-  const base = ctx.db.selectFrom('state_records as r');
-  return runList(scope === undefined ? base : base.where('r.device_id', 'in', scope), stateRecordListing(), body);
+/** The rows the viewer sees, before filters (compiled once per level: ../lists/engine.ts, viewerSource). */
+const visible = (db: Kysely<DB>, viewer: Viewer) => {
+  const scope = deviceScope(db, viewer);
+  const base = db.selectFrom('state_records as r');
+  return scope === undefined ? base : base.where('r.device_id', 'in', scope);
 };
+
+/** `list/get_OCState`: the readings of the devices the viewer sees. */
+export const listStateRecords = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> =>
+  runCachedList(viewerSource(ctx.db, viewer, visible), stateRecordListing(), body);
