@@ -5,6 +5,9 @@ import type { FieldConfig, FormView, ResourceConfig, View } from './types';
 export type WireRecord = Record<string, unknown>;
 export type RecordId = string | number;
 
+/** The largest id of a table with a 32-bit id (PostgreSQL `integer`: orders, accounts); larger ones are bad input, not a 500. */
+export const INTEGER_ID_MAX = 2_147_483_647;
+
 export const fieldEntries = (config: ResourceConfig): [string, FieldConfig][] => Object.entries(config.fields);
 
 /** True when the field shows in the view. */

@@ -1,5 +1,6 @@
 import { ACCOUNT_MAX } from '../../domain/auth';
 import { DEFAULT_LEVEL, LEVELS } from '../../domain/roles';
+import { INTEGER_ID_MAX } from '../model';
 import { defineResource } from '../types';
 
 /**
@@ -30,7 +31,7 @@ export const accountsConfig = defineResource({
     Account: { kind: 'text', maxLength: ACCOUNT_MAX, required: true, views: ['list', 'filter', 'sort', 'show', 'create'] },
     Code: { kind: 'password', required: true, views: ['create'] },
     // Field order is column order: the spec's admin list shows Account, SubId, Level, SubAdmin.
-    SubId: { kind: 'number', integer: true, min: 1, max: Number.MAX_SAFE_INTEGER, views: ['list', 'show'] },
+    SubId: { kind: 'number', integer: true, min: 1, max: INTEGER_ID_MAX, views: ['list', 'show'] },
     Level: { kind: 'enum', choices: LEVELS, defaultValue: DEFAULT_LEVEL, required: true, views: ['list', 'filter', 'sort', 'show', 'create'] },
     SubAdmin: { kind: 'reference', reference: 'accounts', searchBy: 'Account', views: ['list', 'filter', 'show'] },
     DeviceIds: { kind: 'reference', reference: 'devices', searchBy: 'Id', many: true, views: ['list', 'show', 'create'] },

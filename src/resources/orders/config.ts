@@ -1,3 +1,4 @@
+import { INTEGER_ID_MAX } from '../model';
 import { defineResource } from '../types';
 
 /** decisions.md, "Orders": bookings as the upstream lists them (`list/get_Records`); read-only in the console. */
@@ -10,7 +11,7 @@ export const ordersConfig = defineResource({
   adapter: 'upstream',
   endpoints: { list: '/list/get_Records' },
   fields: {
-    id: { kind: 'number', integer: true, min: 1, max: Number.MAX_SAFE_INTEGER, required: true, views: ['show', 'sort'] },
+    id: { kind: 'number', integer: true, min: 1, max: INTEGER_ID_MAX, required: true, views: ['show', 'sort'] },
     OrderNum: { kind: 'text', maxLength: 64, required: true, views: ['list', 'filter', 'sort', 'show'] },
     Id: { kind: 'reference', reference: 'devices', searchBy: 'Id', required: true, views: ['list', 'filter', 'sort', 'show'] },
     Time: { kind: 'datetime', required: true, views: ['list', 'filter', 'sort', 'show'] },
