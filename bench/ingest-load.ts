@@ -40,7 +40,7 @@ export interface Percentiles {
 export type LoadAnswer =
   | { type: 'connected'; clients: number; seconds: number }
   | { type: 'disconnected' }
-  | { type: 'ran'; sent: number; acked: number; failed: number; seconds: number; ackMs: Percentiles }
+  | { type: 'ran'; sent: number; acked: number; failed: number; seconds: number; ackMs: Percentiles; cpuShare: number }
   | { type: 'error'; message: string };
 
 export const percentiles = (values: Float64Array | number[]): Percentiles => {
@@ -121,6 +121,7 @@ const run = async (mode: 'open' | 'max', ratePerSecond: number, seconds: number)
   let failed = 0;
   let outstanding = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const endsAt = started + seconds * 1000;
 
   const publishOne = (chamber: Chamber, next?: () => void): void => {
@@ -161,7 +162,11 @@ const run = async (mode: 'open' | 'max', ratePerSecond: number, seconds: number)
       }
     }, 5);
   });
-  return { type: 'ran', sent, acked, failed, seconds: (performance.now() - started) / 1000, ackMs: percentiles(latencies) };
+  const took = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  // Near 1, the chambers' own process is the bottleneck, and what it measures includes its own delays.
+  const cpuShare = Math.round(((cpu.user + cpu.system) / 1e6 / took) * 100) / 100;
+  return { type: 'ran', sent, acked, failed, seconds: took, ackMs: percentiles(latencies), cpuShare };
 };
 
 process.on('message', (command: LoadCommand) => {
