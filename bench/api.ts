@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import autocannon, { type Request, type Result } from 'autocannon';
 import { cpuTimeMs, startChild, type Child } from './children';
-import { machine, misses, table, TARGET, toRow, writeReport, type Measured, type Report, type Row } from './report';
+import { machine, misses, numberSetting, table, TARGET, toRow, writeReport, type Measured, type Report, type Row } from './report';
 import {
   API_PREFIX,
   devicesScenario,
@@ -32,14 +32,6 @@ import { ADMIN, DEVICES, ORDERS_PER_DEVICE, READINGS_PER_DEVICE, SCOPED_DEVICES,
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH_DIR);
-
-const numberSetting = (name: string, fallback: number): number => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number (got "${value}")`);
-  return parsed;
-};
 
 const settings = {
   durationSeconds: numberSetting('BENCH_DURATION', 10),

@@ -1,15 +1,9 @@
 import path from 'node:path';
-import { bootstrap } from '../server/accounts/bootstrap';
-import { createAccount } from '../server/accounts/service';
-import { createPasswordHasher } from '../server/auth/passwords';
 import { loadConfig, type Env } from '../server/config';
-import type { AppContext } from '../server/context';
-import { createDatabase, openSqlite } from '../server/db/database';
-import { migrateToLatest } from '../server/db/migrations';
+import { openSqlite } from '../server/db/database';
 import { hashDeviceSecret } from '../server/devices/registry';
-import { createLiveFeed } from '../server/live/feed';
-import { unlinked } from '../server/mqtt/link';
 import type { BenchDevice } from './ingest-load';
+import { ROOT, seedAccounts } from './seed';
 
 /**
  * The store of `npm run bench:ingest`, in a fresh SQLite DATA_DIR: the super administrator and a
@@ -17,7 +11,6 @@ import type { BenchDevice } from './ingest-load';
  * hash is stored as registration stores it. The chambers' process gets the secrets.
  */
 
-export const ROOT = { Account: 'bench-root', Code: 'BenchRoot2026' } as const;
 export const WATCHER = { Account: 'bench-watcher', Code: 'BenchWatch2026' } as const;
 
 export interface IngestFleet {
@@ -48,25 +41,7 @@ const device = (prefix: string, index: number): BenchDevice => {
 export const seedIngest = async (dataDir: string, counts: { publishing: number; idle: number; watched: number }): Promise<IngestFleet> => {
   const config = loadConfig(ingestEnv(dataDir, 0));
   if (config.database.kind !== 'sqlite') throw new Error('bench:ingest runs on SQLite');
-  const database = createDatabase(config);
-  const ctx: AppContext = {
-    config,
-    db: database.db,
-    kind: database.kind,
-    now: Date.now,
-    passwords: createPasswordHasher(config.scryptCost),
-    live: createLiveFeed(),
-    link: unlinked,
-  };
-  let watcherId: number;
-  try {
-    await migrateToLatest(database);
-    await bootstrap(ctx, () => undefined);
-    const root = await ctx.db.selectFrom('accounts').select('id').where('account', '=', ROOT.Account).executeTakeFirstOrThrow();
-    watcherId = (await createAccount(ctx, { account: WATCHER.Account, password: WATCHER.Code, level: 1, subId: root.id })).id;
-  } finally {
-    await database.db.destroy();
-  }
+  const watcherId = await seedAccounts(config, WATCHER);
 
   const fleet: IngestFleet = {
     publishing: Array.from({ length: counts.publishing }, (_, index) => device('BENCH', index)),

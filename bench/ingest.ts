@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { createEventStreamParser, readEventStream } from '../src/providers/live/
 import { cpuTimeMs, freePort, startChild, type Child } from './children';
 import { percentiles, type LoadAnswer, type LoadCommand, type Percentiles } from './ingest-load';
 import { ingestEnv, seedIngest, WATCHER } from './ingest-seed';
-import { machine } from './report';
+import { machine, numberSetting, writeResults } from './report';
 
 /**
  * `npm run bench:ingest` (issue 5, point 8): chambers publish QoS 1 telemetry to the server's embedded
@@ -32,14 +32,6 @@ const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT_DIR = path.dirname(BENCH_DIR);
 
 export const INGEST_TARGET = { messagesPerSecond: 10_000, ackP99Ms: 200, liveP95Ms: 150, bytesPerIdleConnection: 30 * 1024 } as const;
-
-const numberSetting = (name: string, fallback: number): number => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number (got "${value}")`);
-  return parsed;
-};
 
 const settings = {
   ratePerSecond: numberSetting('BENCH_RATE', INGEST_TARGET.messagesPerSecond),
@@ -158,47 +150,32 @@ interface IngestReport {
   misses: string[];
 }
 
-const START = '<!-- ingest:start -->';
-const END = '<!-- ingest:end -->';
-
-const writeIngestReport = (report: IngestReport): string => {
-  const resultsDir = path.join(BENCH_DIR, 'results');
-  mkdirSync(resultsDir, { recursive: true });
-  const file = path.join(resultsDir, `ingest-${report.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`);
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  const readmePath = path.join(BENCH_DIR, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const from = readme.indexOf(START);
-  const to = readme.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`${readmePath} has no ${START} … ${END} section`);
-  const s = report.server;
-  const m = report.machine;
-  const section = [
-    START,
-    `Latest run: **${report.date}** (${path.relative(BENCH_DIR, file)}), ${report.met ? '**targets met**' : '**target MISSED**'}.`,
-    '',
-    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Load average at the end: ${s.load}.`,
-    `Load: ${report.settings.publishingDevices} publishing devices, ${report.settings.idleDevices} idle ones, ${report.settings.streams} live streams of a Level-1 watcher managing ${report.settings.watchedDevices} devices; ${report.settings.ratePerSecond} messages/s offered for ${report.settings.durationSeconds} s.`,
-    '',
-    '| measure | result | target |',
-    '|---|--:|--:|',
-    `| ceiling: bare aedes, messages/s (one in flight per device) | ${report.ceiling.messagesPerSecond} | |`,
-    `| persisted messages/s over the run (after ${report.settings.warmupSeconds} s) | ${s.persistedPerSecond} | ≥ ${report.target.messagesPerSecond} |`,
-    `| persisted messages/s, slowest 5 s | ${s.lowestFiveSecondPerSecond} | |`,
-    `| acknowledgement latency p50 / p99, ms | ${s.ackMs.p50} / ${s.ackMs.p99} | p99 ≤ ${report.target.ackP99Ms} |`,
-    `| device-to-browser latency p50 / p95, ms (${s.liveEvents} readings seen) | ${s.liveMs.p50} / ${s.liveMs.p95} | p95 ≤ ${report.target.liveP95Ms} |`,
-    `| server memory per idle device connection, KB | ${(s.bytesPerIdleConnection / 1024).toFixed(1)} | ≤ ${report.target.bytesPerIdleConnection / 1024} |`,
-    `| server CPU per message, µs | ${s.cpuUsPerMessage ?? ''} | |`,
-    `| the chambers' process, cores busy (ceiling run / server run) | ${report.ceiling.chambersCpuShare} / ${s.chambersCpuShare} | |`,
-    `| messages the server held unsettled, sampled each second: p50 / max | ${s.heldBySecond.p50} / ${s.heldBySecond.max} | |`,
-    `| sent / acknowledged / stored | ${s.sent} / ${s.acked} / ${s.stored} | every acknowledged one stored |`,
-    '',
-    ...(report.misses.length === 0 ? [] : ['Missed:', '', ...report.misses.map((miss) => `- ${miss}`), '']),
-    END,
-  ].join('\n');
-  writeFileSync(readmePath, `${readme.slice(0, from)}${section}${readme.slice(to + END.length)}`);
-  return file;
-};
+const writeIngestReport = (report: IngestReport): string =>
+  writeResults(BENCH_DIR, 'ingest', 'ingest', report, (file) => {
+    const s = report.server;
+    const m = report.machine;
+    return [
+      `Latest run: **${report.date}** (${file}), ${report.met ? '**targets met**' : '**target MISSED**'}.`,
+      '',
+      `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Load average at the end: ${s.load}.`,
+      `Load: ${report.settings.publishingDevices} publishing devices, ${report.settings.idleDevices} idle ones, ${report.settings.streams} live streams of a Level-1 watcher managing ${report.settings.watchedDevices} devices; ${report.settings.ratePerSecond} messages/s offered for ${report.settings.durationSeconds} s.`,
+      '',
+      '| measure | result | target |',
+      '|---|--:|--:|',
+      `| ceiling: bare aedes, messages/s (one in flight per device) | ${report.ceiling.messagesPerSecond} | |`,
+      `| persisted messages/s over the run (after ${report.settings.warmupSeconds} s) | ${s.persistedPerSecond} | ≥ ${report.target.messagesPerSecond} |`,
+      `| persisted messages/s, slowest 5 s | ${s.lowestFiveSecondPerSecond} | |`,
+      `| acknowledgement latency p50 / p99, ms | ${s.ackMs.p50} / ${s.ackMs.p99} | p99 ≤ ${report.target.ackP99Ms} |`,
+      `| device-to-browser latency p50 / p95, ms (${s.liveEvents} readings seen) | ${s.liveMs.p50} / ${s.liveMs.p95} | p95 ≤ ${report.target.liveP95Ms} |`,
+      `| server memory per idle device connection, KB | ${(s.bytesPerIdleConnection / 1024).toFixed(1)} | ≤ ${report.target.bytesPerIdleConnection / 1024} |`,
+      `| server CPU per message, µs | ${s.cpuUsPerMessage ?? ''} | |`,
+      `| the chambers' process, cores busy (ceiling run / server run) | ${report.ceiling.chambersCpuShare} / ${s.chambersCpuShare} | |`,
+      `| messages the server held unsettled, sampled each second: p50 / max | ${s.heldBySecond.p50} / ${s.heldBySecond.max} | |`,
+      `| sent / acknowledged / stored | ${s.sent} / ${s.acked} / ${s.stored} | every acknowledged one stored |`,
+      '',
+      ...(report.misses.length === 0 ? [] : ['Missed:', '', ...report.misses.map((miss) => `- ${miss}`), '']),
+    ];
+  });
 
 const misses = (report: Omit<IngestReport, 'met' | 'misses'>): string[] => {
   const s = report.server;

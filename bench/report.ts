@@ -122,34 +122,56 @@ export interface Report {
   misses: string[];
 }
 
-const START = '<!-- results:start -->';
-const END = '<!-- results:end -->';
+/** A positive number from the environment, or `fallback`; anything else stops the benchmark naming the variable. */
+export const numberSetting = (name: string, fallback: number): number => {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number (got "${value}")`);
+  return parsed;
+};
 
-/** Writes bench/results/api-<date>.json and the latest table into bench/README.md; returns the JSON's path. */
-export const writeReport = (benchDir: string, report: Report): string => {
+/**
+ * Writes `report` as bench/results/<kind>-<date>.json, and the lines `section(file)` gives (the JSON's path
+ * relative to bench/) between `<!-- <marker>:start -->` and `<!-- <marker>:end -->` in bench/README.md;
+ * returns the JSON's path.
+ */
+export const writeResults = (
+  benchDir: string,
+  kind: string,
+  marker: string,
+  report: { date: string },
+  section: (file: string) => string[],
+): string => {
   const resultsDir = path.join(benchDir, 'results');
   mkdirSync(resultsDir, { recursive: true });
-  const file = path.join(resultsDir, `api-${report.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`);
+  const file = path.join(resultsDir, `${kind}-${report.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 
+  const start = `<!-- ${marker}:start -->`;
+  const end = `<!-- ${marker}:end -->`;
   const readmePath = path.join(benchDir, 'README.md');
   const readme = readFileSync(readmePath, 'utf8');
-  const from = readme.indexOf(START);
-  const to = readme.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`${readmePath} has no ${START} … ${END} section for the results`);
-  const m = report.machine;
-  const section = [
-    START,
-    `Latest run: **${report.date}** (${path.relative(benchDir, file)}), ${report.met ? '**target met**' : '**target MISSED**'}.`,
-    '',
-    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}${m.sqlite === undefined ? '' : `, SQLite ${m.sqlite}`}.`,
-    `Load: ${String(report.settings.connections)} connections, ${String(report.settings.durationSeconds)} s per scenario after a ${String(report.settings.warmupSeconds)} s warm-up, autocannon in the benchmark's process, each server in its own child process (${String(report.settings.workers ?? 1)} worker processes each, WORKERS).`,
-    '',
-    table(report.rows),
-    '',
-    ...(report.misses.length === 0 ? [] : ['Missed:', '', ...report.misses.map((miss) => `- ${miss}`), '']),
-    END,
-  ].join('\n');
-  writeFileSync(readmePath, `${readme.slice(0, from)}${section}${readme.slice(to + END.length)}`);
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${readmePath} has no ${start} … ${end} section for the results`);
+  const lines = [start, ...section(path.relative(benchDir, file)), end].join('\n');
+  writeFileSync(readmePath, `${readme.slice(0, from)}${lines}${readme.slice(to + end.length)}`);
   return file;
 };
+
+/** Writes bench/results/api-<date>.json and the latest table into bench/README.md; returns the JSON's path. */
+export const writeReport = (benchDir: string, report: Report): string =>
+  writeResults(benchDir, 'api', 'results', report, (file) => {
+    const m = report.machine;
+    return [
+      `Latest run: **${report.date}** (${file}), ${report.met ? '**target met**' : '**target MISSED**'}.`,
+      '',
+      `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}${m.sqlite === undefined ? '' : `, SQLite ${m.sqlite}`}.`,
+      `Load: ${String(report.settings.connections)} connections, ${String(report.settings.durationSeconds)} s per scenario after a ${String(report.settings.warmupSeconds)} s warm-up, autocannon in the benchmark's process, each server in its own child process (${String(report.settings.workers ?? 1)} worker processes each, WORKERS).`,
+      '',
+      table(report.rows),
+      '',
+      ...(report.misses.length === 0 ? [] : ['Missed:', '', ...report.misses.map((miss) => `- ${miss}`), '']),
+    ];
+  });

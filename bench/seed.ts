@@ -5,7 +5,7 @@ import { seededRandom } from '../src/domain/random';
 import { bootstrap } from '../server/accounts/bootstrap';
 import { createAccount } from '../server/accounts/service';
 import { createPasswordHasher } from '../server/auth/passwords';
-import { loadConfig, type Env } from '../server/config';
+import { loadConfig, type Config, type Env } from '../server/config';
 import type { AppContext } from '../server/context';
 import { createDatabase, openSqlite } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrations';
@@ -65,12 +65,11 @@ export interface SeedResult {
 
 const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
-export const seed = async (dataDir: string): Promise<SeedResult> => {
-  const started = performance.now();
-  const config = loadConfig(benchEnv(dataDir));
-  if (config.database.kind !== 'sqlite') throw new Error('the benchmark seeds SQLite only');
-  const file = config.database.file;
-
+/**
+ * Migrates a fresh store, creates the super administrator (the server's own bootstrap, ROOT) and a
+ * first-level administrator under it (real scrypt hashes); answers that administrator's id.
+ */
+export const seedAccounts = async (config: Config, admin: { Account: string; Code: string }): Promise<number> => {
   const database = createDatabase(config);
   const ctx: AppContext = {
     config,
@@ -81,16 +80,23 @@ export const seed = async (dataDir: string): Promise<SeedResult> => {
     live: createLiveFeed(),
     link: unlinked,
   };
-  let adminId: number;
   try {
     await migrateToLatest(database);
     await bootstrap(ctx, () => undefined);
     const root = await ctx.db.selectFrom('accounts').select('id').where('account', '=', ROOT.Account).executeTakeFirstOrThrow();
-    const admin = await createAccount(ctx, { account: ADMIN.Account, password: ADMIN.Code, level: 1, subId: root.id });
-    adminId = admin.id;
+    return (await createAccount(ctx, { account: admin.Account, password: admin.Code, level: 1, subId: root.id })).id;
   } finally {
     await database.db.destroy();
   }
+};
+
+export const seed = async (dataDir: string): Promise<SeedResult> => {
+  const started = performance.now();
+  const config = loadConfig(benchEnv(dataDir));
+  if (config.database.kind !== 'sqlite') throw new Error('the benchmark seeds SQLite only');
+  const file = config.database.file;
+
+  const adminId = await seedAccounts(config, ADMIN);
 
   const random = seededRandom(20260101);
   const connection = openSqlite(file, 'OFF');

@@ -23,6 +23,16 @@ const SECRETS = new Map([
 const SERVER = newServerCredentials();
 const quiet: BrokerLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
+/** The embedded transport on a free port, checking the test devices' secrets. */
+const embedded = () =>
+  createEmbeddedTransport({
+    port: 0,
+    host: '127.0.0.1',
+    authenticate: async (id, secret) => SECRETS.get(id) === secret,
+    serverCredentials: SERVER,
+    log: quiet,
+  });
+
 let transport: EmbeddedTransport;
 const clients: MqttClient[] = [];
 const others: ClientTransport[] = [];
@@ -74,13 +84,7 @@ const tick = (ms = 100) => new Promise((resolve) => setTimeout(resolve, ms));
 beforeEach(async () => {
   inbox = [];
   arrived = [];
-  transport = await createEmbeddedTransport({
-    port: 0,
-    host: '127.0.0.1',
-    authenticate: async (id, secret) => SECRETS.get(id) === secret,
-    serverCredentials: SERVER,
-    log: quiet,
-  });
+  transport = await embedded();
   await transport.start((message) => {
     inbox.push(message);
     for (const wake of arrived.splice(0)) wake();
@@ -173,13 +177,7 @@ describe('embedded transport: device messages', () => {
 
   it('keeps messages that arrive before start() until it is called', async () => {
     await transport.close();
-    transport = await createEmbeddedTransport({
-      port: 0,
-      host: '127.0.0.1',
-      authenticate: async (id, secret) => SECRETS.get(id) === secret,
-      serverCredentials: SERVER,
-      log: quiet,
-    });
+    transport = await embedded();
     const chamber = await device(A);
     const sent = chamber.publishAsync(topicFor(A, 'telemetry'), '{"Time":1767600000000}', { qos: 1 });
     await tick();
