@@ -1,14 +1,12 @@
-import { once } from 'node:events';
-import { get, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
 import type { CommandOutcome, DevicePatch, LiveEvent } from '../../src/domain/live';
-import { createEventStreamParser } from '../../src/providers/live/sse';
 import { mergePatch } from '../../server/live/coalesce';
 import { LIVE_SETTINGS } from '../../server/live/hub';
 import { call, envelope } from './http';
+import { connect, type Received } from './live-client';
 import { ALL_DEVICES, FLEET_ASSIGNMENTS, T0, useFleetApp } from './fleet';
 import { fakeClock, STORE_KINDS, useStore } from './stores';
 
@@ -17,71 +15,6 @@ import { fakeClock, STORE_KINDS, useStore } from './stores';
  * with the console's own event-stream parser. Events are published with app.ctx.live.publish, as
  * ingestion and the command service do.
  */
-
-interface Received {
-  event: string;
-  data: unknown;
-  id: string;
-}
-
-interface OpenStream {
-  status: number;
-  headers: IncomingHttpHeaders;
-  received: Received[];
-  /** Resolves once `done(received)` holds; fails after `timeoutMs`. */
-  until(done: (received: Received[]) => boolean, timeoutMs?: number): Promise<void>;
-  /** Resolves when the server ends the stream. */
-  ended: Promise<void>;
-  close(): void;
-}
-
-const opened: OpenStream[] = [];
-afterEach(() => opened.splice(0).forEach((stream) => stream.close()));
-
-/**
- * Opens a stream on a connection of its own (node:http without an agent: fetch's pool would keep a spare
- * connection that holds the app's close for its keep-alive time).
- */
-const connect = async (base: string, token: string | undefined, lastEventId?: string): Promise<OpenStream> => {
-  const headers: Record<string, string> = { Accept: 'text/event-stream' };
-  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
-  if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
-  const request = get(`${base}/api/v1/live`, { headers, agent: false });
-  const [response] = (await once(request, 'response')) as [IncomingMessage];
-  const received: Received[] = [];
-  const waiters = new Set<() => void>();
-  const parser = createEventStreamParser(({ event, data, lastEventId: id }) => {
-    received.push({ event, data: JSON.parse(data), id });
-    waiters.forEach((wake) => wake());
-  });
-  response.setEncoding('utf8');
-  response.on('data', (text: string) => parser.push(text));
-  const ended = new Promise<void>((resolve) => response.once('close', resolve));
-  const stream: OpenStream = {
-    status: response.statusCode ?? 0,
-    headers: response.headers,
-    received,
-    until: (done, timeoutMs = 5000) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          if (!done(received)) return;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`not received in ${timeoutMs} ms; got ${JSON.stringify(received)}`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      }),
-    ended,
-    close: () => request.destroy(),
-  };
-  opened.push(stream);
-  return stream;
-};
 
 const patch = (Id: string, fields: Omit<DevicePatch, 'Id'> = {}): LiveEvent => ({ type: 'device', data: { Id, ...fields } });
 const outcome = (Id: string, cmdId: string, status: CommandOutcome['status'] = 'acked'): LiveEvent => ({
