@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { isDeviceId } from '../src/domain/mqtt';
+import { isDeviceId, SERVER_SHARE_GROUP } from '../src/domain/mqtt';
 import { passwordProblem } from '../src/domain/password';
 
 /**
@@ -33,7 +33,15 @@ export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 10;
  */
 export type MqttTarget =
   | { kind: 'embedded'; port: number; host: string }
-  | { kind: 'external'; url: string; username: string | undefined; password: string | undefined; clientId: string };
+  | {
+      kind: 'external';
+      url: string;
+      username: string | undefined;
+      password: string | undefined;
+      clientId: string;
+      /** The shared subscription group that splits device messages between the server's instances. */
+      shareGroup: string;
+    };
 
 export interface Config {
   port: number;
@@ -217,6 +225,9 @@ const envSchema = z.object({
     message:
       'MQTT_CLIENT_ID must be 1 to 64 of A-Z a-z 0-9 . _ - and contain a dot, so it can never be a device Id (devices use their Id as client id), e.g. oxygen.server.eu1',
   }),
+  MQTT_SHARE_GROUP: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_-]{1,32}$/.test(value), {
+    message: 'MQTT_SHARE_GROUP must be 1 to 32 of A-Z a-z 0-9 _ -, e.g. oxygen-staging',
+  }),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -235,7 +246,7 @@ export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof typeof en
 type ParsedEnv = z.output<typeof envSchema>;
 
 const EMBEDDED_ONLY = ['MQTT_PORT', 'MQTT_HOST'] as const;
-const EXTERNAL_ONLY = ['MQTT_USERNAME', 'MQTT_PASSWORD', 'MQTT_CLIENT_ID'] as const;
+const EXTERNAL_ONLY = ['MQTT_USERNAME', 'MQTT_PASSWORD', 'MQTT_CLIENT_ID', 'MQTT_SHARE_GROUP'] as const;
 
 /** The broker from the MQTT_* variables, or the problems with them. */
 const mqttTarget = (env: ParsedEnv, options: LoadConfigOptions): MqttTarget | string[] => {
@@ -268,6 +279,7 @@ const mqttTarget = (env: ParsedEnv, options: LoadConfigOptions): MqttTarget | st
     username,
     password,
     clientId: env.MQTT_CLIENT_ID ?? defaultMqttClientId(options.hostname ?? hostname()),
+    shareGroup: env.MQTT_SHARE_GROUP ?? SERVER_SHARE_GROUP,
   };
 };
 

@@ -107,7 +107,7 @@ const openTransport = async (ctx: AppContext, options: MqttPluginOptions, log: F
     username: target.username,
     password: target.password,
     clientId: `${target.clientId}${options.clientIdSuffix ?? ''}`,
-    shareGroup: options.shareGroup,
+    shareGroup: options.shareGroup ?? target.shareGroup,
     log,
   });
   return { kind: 'external', transport };

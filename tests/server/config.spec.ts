@@ -102,10 +102,12 @@ describe('loadConfig', () => {
       username: 'oxygen.server',
       password: 'p@ss',
       clientId: 'oxygen.server.web-1',
+      shareGroup: 'oxygen',
     });
     expect(
       loadConfig({ MQTT_URL: 'wss://broker.example.com/mqtt', MQTT_USERNAME: 'oxygen.server', MQTT_PASSWORD: ' s3cret', MQTT_CLIENT_ID: 'oxygen.eu1' }).mqtt,
-    ).toEqual({ kind: 'external', url: 'wss://broker.example.com/mqtt', username: 'oxygen.server', password: ' s3cret', clientId: 'oxygen.eu1' });
+    ).toEqual({ kind: 'external', url: 'wss://broker.example.com/mqtt', username: 'oxygen.server', password: ' s3cret', clientId: 'oxygen.eu1', shareGroup: 'oxygen' });
+    expect(loadConfig({ MQTT_URL: 'mqtt://broker', MQTT_SHARE_GROUP: 'oxygen-staging' }).mqtt).toMatchObject({ shareGroup: 'oxygen-staging' });
     expect(loadConfig({ MQTT_URL: 'mqtts://broker:8883' }, { hostname: 'db host.local' }).mqtt).toMatchObject({
       username: undefined,
       password: undefined,
@@ -128,6 +130,8 @@ describe('loadConfig', () => {
     [{ MQTT_URL: 'mqtt://broker', MQTT_CLIENT_ID: 'oxygen server' }, 'MQTT_CLIENT_ID must'],
     [{ MQTT_USERNAME: 'oxygen.server' }, 'MQTT_USERNAME applies to an external broker only'],
     [{ MQTT_CLIENT_ID: 'oxygen.x' }, 'MQTT_CLIENT_ID applies to an external broker only'],
+    [{ MQTT_SHARE_GROUP: 'oxygen' }, 'MQTT_SHARE_GROUP applies to an external broker only'],
+    [{ MQTT_URL: 'mqtt://broker', MQTT_SHARE_GROUP: 'a/b' }, 'MQTT_SHARE_GROUP must'],
     [{ MQTT_PORT: '65536' }, 'MQTT_PORT must be a whole number from 0 to 65535'],
   ])('refuses the MQTT settings %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
