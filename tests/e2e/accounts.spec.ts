@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { DEMO_ASSIGNMENTS } from '../../server/demo/fleet';
-import { launchChromium, startServer, type RunningServer } from './harness';
+import { serverAndBrowserForThisFile } from './harness';
 
 /**
  * Issue 4, point 9, against the real server: a first-level administrator creates a second-level
@@ -9,19 +9,10 @@ import { launchChromium, startServer, type RunningServer } from './harness';
  * open account management, and the server refuses its direct calls.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = serverAndBrowserForThisFile();
 
 const signIn = async (page: Page, account: string, password: string) => {
-  await page.goto(`${server.url}/login`);
+  await page.goto(`${e2e.server.url}/login`);
   await page.getByLabel('用户名', { exact: true }).fill(account);
   await page.getByLabel('密码', { exact: true }).fill(password);
   await page.getByRole('button', { name: '登录' }).click();
@@ -36,7 +27,7 @@ const signOut = async (page: Page) => {
 
 /** The device Ids in the device manager's list, as the signed-in account sees them. */
 const listedDevices = async (page: Page): Promise<string[]> => {
-  await page.goto(`${server.url}/list/device-manager`);
+  await page.goto(`${e2e.server.url}/list/device-manager`);
   const cells = page.locator('td.column-Id');
   await cells.first().waitFor();
   return (await cells.allInnerTexts()).map((text) => text.trim()).sort();
@@ -49,11 +40,11 @@ describe('account management in Chromium against the real server', () => {
     const picked = firstDevices.filter((id) => !(DEMO_ASSIGNMENTS.second ?? []).includes(id)).slice(0, 2);
     expect(picked).toHaveLength(2);
 
-    const page = await browser.newPage();
+    const page = await e2e.browser.newPage();
     await signIn(page, 'first', 'First2026');
     expect(await listedDevices(page)).toEqual([...firstDevices].sort());
 
-    await page.goto(`${server.url}/other/manager`);
+    await page.goto(`${e2e.server.url}/other/manager`);
     await page.getByRole('link', { name: '新建' }).click();
     await page.waitForURL('**/accounts/create');
     await page.getByRole('combobox', { name: '账号级别' }).waitFor();
@@ -66,7 +57,7 @@ describe('account management in Chromium against the real server', () => {
     await page.getByRole('button', { name: '保存' }).click();
     await page.getByText('记录已创建').waitFor();
 
-    await page.goto(`${server.url}/other/manager`);
+    await page.goto(`${e2e.server.url}/other/manager`);
     const row = page.getByRole('row').filter({ hasText: 'site-lead' });
     await row.getByRole('button', { name: '分配设备' }).click();
     const dialog = page.getByRole('dialog');
@@ -85,12 +76,12 @@ describe('account management in Chromium against the real server', () => {
   });
 
   it('a client cannot open account management, and the server refuses its direct calls', async () => {
-    const page = await browser.newPage();
+    const page = await e2e.browser.newPage();
     await signIn(page, 'client', 'Client2026');
     const menu = page.getByTestId('console-menu');
     await menu.getByText('设备管理').waitFor();
     expect(await menu.getByText('用户管理').count()).toBe(0);
-    await page.goto(`${server.url}/other/manager`);
+    await page.goto(`${e2e.server.url}/other/manager`);
     await page.waitForURL('**/dashboard/workplace');
 
     const refused = await page.evaluate(async () => {

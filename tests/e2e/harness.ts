@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /** A free TCP port on loopback: the project never assumes 8080 or 1883 are free (Mosquitto holds 1883). */
 export const freePort = () =>
@@ -72,3 +73,20 @@ export const launchChromium = (): Promise<Browser> =>
       '--disable-quic',
     ],
   });
+
+/**
+ * The demo server and Chromium for one spec file: started before its tests (in parallel), stopped after.
+ * `env` is read then, so a spec may pick its own ports first.
+ */
+export const serverAndBrowserForThisFile = (env: () => Promise<Record<string, string>> | Record<string, string> = () => ({})) => {
+  const running = {} as { server: RunningServer; browser: Browser };
+  beforeAll(async () => {
+    [running.server, running.browser] = await Promise.all([startServer(['--demo'], await env()), launchChromium()]);
+  });
+  afterAll(async () => {
+    await running.browser?.close();
+    await running.server?.stop();
+  });
+  return running;
+};
+

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
-import type { Browser } from 'playwright-core';
-import { freePort, launchChromium, startServer, type RunningServer } from './harness';
+import { freePort, serverAndBrowserForThisFile } from './harness';
 
 /**
  * Issue 5, point 5, against the real server: the device list in Chromium follows a chamber live. A
@@ -9,25 +8,18 @@ import { freePort, launchChromium, startServer, type RunningServer } from './har
  * message over MQTT as itself, and the row turns online from the live stream: no reload, no refetch.
  */
 
-let server: RunningServer;
-let browser: Browser;
 let mqttPort = 0;
-
-beforeAll(async () => {
+const e2e = serverAndBrowserForThisFile(async () => {
   // Our own port for the embedded broker, so the chamber knows where to connect.
   mqttPort = await freePort();
-  [server, browser] = await Promise.all([startServer(['--demo'], { MQTT_PORT: String(mqttPort) }), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  return { MQTT_PORT: String(mqttPort) };
 });
 
 const DEVICE = 'E2E-LIVE-1';
 
 /** The super administrator's token, through the upstream's sign-in. */
 const adminToken = async (): Promise<string> => {
-  const response = await fetch(`${server.url}/upstream/login`, {
+  const response = await fetch(`${e2e.server.url}/upstream/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ Account: 'admin', Code: 'Admin2026' }),
@@ -38,7 +30,7 @@ const adminToken = async (): Promise<string> => {
 
 /** Registers the device through the REST API; answers its MQTT secret. */
 const register = async (token: string): Promise<string> => {
-  const response = await fetch(`${server.url}/api/v1/devices`, {
+  const response = await fetch(`${e2e.server.url}/api/v1/devices`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
     body: JSON.stringify({ Id: DEVICE, name: 'Live chamber', Type: 1, Location: 'E2E hall' }),
@@ -51,8 +43,8 @@ describe('live updates in Chromium against the real server', () => {
   it('turns a device row online when the chamber reports, without a reload', async () => {
     const secret = await register(await adminToken());
 
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/login?redirect=${encodeURIComponent(`/list/device-manager?filter=${JSON.stringify({ Id: DEVICE })}`)}`);
+    const page = await e2e.browser.newPage();
+    await page.goto(`${e2e.server.url}/login?redirect=${encodeURIComponent(`/list/device-manager?filter=${JSON.stringify({ Id: DEVICE })}`)}`);
     await page.getByLabel('用户名', { exact: true }).fill('admin');
     await page.getByLabel('密码', { exact: true }).fill('Admin2026');
     await page.getByRole('button', { name: '登录' }).click();

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { serverAndBrowserForThisFile } from './harness';
 
 /** The demo accounts the README shows, one per level. */
 const ACCOUNTS = [
@@ -19,16 +19,7 @@ const MENU: Record<(typeof ACCOUNTS)[number]['account'], string[]> = {
   client: COMMON,
 };
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = serverAndBrowserForThisFile();
 
 const menuEntries = async (page: Page) => {
   const menu = page.getByTestId('console-menu');
@@ -44,8 +35,8 @@ const signIn = async (page: Page, account: string, password: string) => {
 
 describe('a newcomer in Chromium against the real server', () => {
   it('lands on the Chinese login page, sees both empty-field messages, and signs in as each level', async () => {
-    const page = await browser.newPage();
-    await page.goto(server.url + '/');
+    const page = await e2e.browser.newPage();
+    await page.goto(e2e.server.url + '/');
     await page.waitForURL('**/login');
     await expect(page.title()).resolves.toBe('氧舱监管系统');
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('氧舱监管系统');
@@ -65,7 +56,7 @@ describe('a newcomer in Chromium against the real server', () => {
       expect(await menuEntries(page), account).toEqual([...MENU[account]].sort());
       expect(await page.evaluate(() => localStorage.getItem('token'))).toMatch(/^[\w-]{40,}$/);
 
-      await page.goto(`${server.url}/no/such/page`);
+      await page.goto(`${e2e.server.url}/no/such/page`);
       await page.getByTestId('exception-404').waitFor();
       await page.getByText('抱歉，页面不见了。').waitFor();
 
@@ -78,19 +69,19 @@ describe('a newcomer in Chromium against the real server', () => {
   });
 
   it('refuses a client the 403 page and user manager by sending it to a page it may use', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/other/manager?tab=1`);
+    const page = await e2e.browser.newPage();
+    await page.goto(`${e2e.server.url}/other/manager?tab=1`);
     await page.waitForURL(/\/login\?redirect=%2Fother%2Fmanager&tab=1$/);
     await signIn(page, 'client', 'Client2026');
     await page.waitForURL('**/dashboard/workplace');
-    await page.goto(`${server.url}/exception/403`);
+    await page.goto(`${e2e.server.url}/exception/403`);
     await page.waitForURL('**/dashboard/workplace');
     await page.close();
   });
 
   it('switches to English with a confirmation, keeps it, and signs out', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/login`);
+    const page = await e2e.browser.newPage();
+    await page.goto(`${e2e.server.url}/login`);
     await signIn(page, 'first', 'First2026');
     await page.waitForURL('**/dashboard/workplace');
     await page.getByRole('button', { name: '切换语言' }).click();
