@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
+import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DevicePatch } from '../../src/domain/live';
 import { lastWillFor, topicFor } from '../../src/domain/mqtt';
@@ -41,9 +42,16 @@ describe.each(BROKERS)('the telemetry path on the %s broker', (broker) => {
   let app: FastifyInstance;
   let base = '';
   const clients: MqttClient[] = [];
+  /**
+   * The server's drop log lines. On the shared Mosquitto other test files publish to `oc/+/...` too (unknown
+   * devices, malformed payloads), and this server's wildcard subscription drops those as well: the global
+   * counters cannot say what became of this test's messages, its device's log lines can.
+   */
+  let drops: { deviceId?: string; reason: string }[] = [];
 
   beforeEach(async () => {
     clock = Date.now();
+    drops = [];
     await store.wipe();
     await seedFleet(store.context());
     const { db } = store.database;
@@ -54,11 +62,18 @@ describe.each(BROKERS)('the telemetry path on the %s broker', (broker) => {
 
     const env =
       broker === 'embedded' ? { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1' } : { MQTT_URL: MOSQUITTO_URL, MQTT_CLIENT_ID: `oxygen.test.${run}` };
+    const logLines = {
+      write(line: string) {
+        const entry = JSON.parse(line) as { msg?: string; deviceId?: string; reason?: string };
+        if (entry.msg === 'mqtt message dropped' && entry.reason !== undefined) drops.push({ deviceId: entry.deviceId, reason: entry.reason });
+      },
+    };
     app = buildApp({
       config: store.config(env),
-      logger: false,
+      logger: pino({ level: 'warn' }, logLines),
       now: () => clock,
-      mqtt: { shareGroup: `tp${run}`, ingest: { sweepIntervalMs: 50 } },
+      // A burst no neighbour's drops can use up: every one of this test's drops is logged.
+      mqtt: { shareGroup: `tp${run}`, ingest: { sweepIntervalMs: 50, logBurst: 1_000_000 } },
     });
     await app.ready();
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -111,8 +126,10 @@ describe.each(BROKERS)('the telemetry path on the %s broker', (broker) => {
     const bad = ['not json', JSON.stringify({ Time: 'now' }), JSON.stringify({ Time: clock, Mood: 'calm' }), JSON.stringify({ Time: clock, RCP: 99 })];
     for (const payload of bad) await inside.publishAsync(telemetry, payload, { qos: 1 });
     // On Mosquitto the PUBACK is the broker's: wait for the server to have handled them.
-    const dropped = () => Object.values(ingest().dropped).reduce<number>((sum, count) => sum + (count ?? 0), 0);
-    await until(() => dropped() === bad.length, 'every malformed payload dropped');
+    const dropped = () => drops.filter((drop) => drop.deviceId === IN).map((drop) => drop.reason);
+    await until(() => dropped().length >= bad.length, 'every malformed payload dropped');
+    expect(dropped().sort()).toEqual(['json', 'schema:RCP', 'schema:Time', 'schema:unknown']);
+    expect(ingest().dropped.json).toBeGreaterThanOrEqual(1);
     expect(await readings(IN)).toEqual([]);
 
     await inside.publishAsync(telemetry, JSON.stringify({ Time: clock, RCP: 1.3, RCPi02: 21.6 }), { qos: 1 });
