@@ -18,6 +18,8 @@ export interface ConnectionOptions {
   onCommand: (payload: Buffer) => void;
   /** After each successful (re)connection, `online` and the subscription sent. */
   onConnect: () => void;
+  /** Once the broker has granted the cmd subscription (after each connection): commands now reach the chamber. */
+  onSubscribed?: () => void;
   onProblem: (message: string) => void;
   /** Seconds; docs/mqtt.md recommends 30. */
   keepalive?: number;
@@ -53,7 +55,9 @@ export class ChamberConnection {
     this.client.on('connect', () => {
       this.problem = undefined;
       this.client.publish(topicFor(deviceId, 'status'), 'online', { qos: TOPIC_QOS.status, retain: TOPIC_RETAIN.status });
-      this.client.subscribe(topicFor(deviceId, 'cmd'), { qos: TOPIC_QOS.cmd });
+      this.client.subscribe(topicFor(deviceId, 'cmd'), { qos: TOPIC_QOS.cmd }, (error) => {
+        if (error === null) options.onSubscribed?.();
+      });
       options.onConnect();
     });
     this.client.on('message', (topic, payload) => {

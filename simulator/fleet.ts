@@ -56,29 +56,25 @@ const simulatedDevice = (index: number) => {
   return { Id: `SIM-${number}`, name: `仿真 ${index} 号舱`, Type: ((index - 1) % 5) + 1, Location: '仿真测试中心' };
 };
 
-/** The first `count` devices by Id, registering (and opening for use) SIM-nnnn ones while there are too few. */
-const prepareFleet = async (api: ServerApi, credentials: Credentials, count: number, log: Log): Promise<DeviceRecord[]> => {
+/**
+ * The first `count` devices by Id, registering SIM-nnnn ones while there are too few. A new device starts
+ * closed; it is opened for use (`registered`) once its chamber listens for commands, so that the chamber
+ * receives and acknowledges that first command instead of letting it time out.
+ */
+const prepareFleet = async (api: ServerApi, credentials: Credentials, count: number, log: Log): Promise<{ fleet: DeviceRecord[]; registered: Set<string> }> => {
   const all = await api.devices();
-  const chosen = all.slice(0, count);
+  const fleet = all.slice(0, count);
   const taken = new Set(all.map((device) => device.Id));
-  let registered = 0;
-  for (let index = 1; chosen.length < count; index += 1) {
+  const registered = new Set<string>();
+  for (let index = 1; fleet.length < count; index += 1) {
     const device = simulatedDevice(index);
     if (taken.has(device.Id)) continue;
     credentials.save(device.Id, await api.registerDevice(device));
-    registered += 1;
-    // A new device starts closed; the administrator who registers it puts it into service.
-    const opened = await api.openDevice(device.Id).then(
-      () => true,
-      (error: unknown) => {
-        log.warn(`${device.Id}: registered but not opened for use (${message(error)})`);
-        return false;
-      },
-    );
-    chosen.push({ Id: device.Id, State: 'Stop', Permission: opened ? 'Open' : 'Close', OrderNum: null, Emergency: false });
+    registered.add(device.Id);
+    fleet.push({ Id: device.Id, State: 'Stop', Permission: 'Close', OrderNum: null, Emergency: false });
   }
-  log.info(`fleet: ${chosen.length} chambers (${chosen.length - registered} existing, ${registered} registered)`);
-  return chosen;
+  log.info(`fleet: ${fleet.length} chambers (${fleet.length - registered.size} existing, ${registered.size} registered)`);
+  return { fleet, registered };
 };
 
 /** A chamber as the server sees it: a running order is resumed from its last reading. */
@@ -108,7 +104,7 @@ export const runSimulator = async (options: SimulatorOptions): Promise<RunningSi
   const api = new ServerApi(options.server, options.account, options.password, options.apiPrefix);
   await api.signIn();
   const credentials = new Credentials(SecretStore.load(secretsFile(options.dataDir), options.server), api);
-  const fleet = await prepareFleet(api, credentials, options.devices, log);
+  const { fleet, registered } = await prepareFleet(api, credentials, options.devices, log);
 
   const chambers = new Map<string, Chamber>();
   for (const device of fleet) chambers.set(device.Id, await chamberFor(api, device, options));
@@ -187,6 +183,11 @@ export const runSimulator = async (options: SimulatorOptions): Promise<RunningSi
       },
       onCommand: (payload) => onCommand(id, chamber, payload),
       onConnect: () => publish(id, chamber.connected(Date.now())),
+      onSubscribed: () => {
+        // The administrator who registered it puts it into service, now that it hears the command.
+        if (!registered.delete(id)) return;
+        api.openDevice(id).catch((error: unknown) => log.warn(`${id}: registered but not opened for use (${message(error)})`));
+      },
       onProblem: (problem) => log.warn(`${id}: ${problem}`),
     });
     connections.set(id, connection);

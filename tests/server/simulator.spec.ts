@@ -148,13 +148,24 @@ const commandStatus = async (cmdId: string): Promise<{ status: string; error?: s
 };
 
 describe('the simulator against the server', () => {
-  it('runs the first devices and registers the missing ones, opened for use, with secrets kept 0600', async () => {
+  it('runs the first devices and registers the missing ones, opened for use once they listen (the command acknowledged), with secrets kept 0600', async () => {
     expect([...(simulator?.chambers.keys() ?? [])].slice(-2)).toEqual(['SIM-0001', 'SIM-0002']);
-    const devices = await upstream('/list/get_OCProperty', { pageSize: 100, filter: { Id: ['SIM-0001', 'SIM-0002'] } });
+    const devices = await eventually(
+      () => upstream('/list/get_OCProperty', { pageSize: 100, filter: { Id: ['SIM-0001', 'SIM-0002'] } }),
+      (page) => page.list.every((device) => device.Permission === 'Open'),
+      'the registered chambers opened',
+    );
     expect(devices.list.map((device) => [device.Id, device.Permission])).toEqual([
       ['SIM-0001', 'Open'],
       ['SIM-0002', 'Open'],
     ]);
+    // Opened after their chambers subscribed: each received its first command and applied it (no timeout).
+    await eventually(
+      async () => lines,
+      (seen) => seen.includes('SIM-0001: permission command applied') && seen.includes('SIM-0002: permission command applied'),
+      'the opening commands applied by the chambers',
+      20_000,
+    );
     expect(statSync(secretsFile(dataDir)).mode & 0o777).toBe(0o600);
   });
 
