@@ -142,6 +142,8 @@ interface IngestReport {
     cpuUsPerMessage: number | null;
     /** CPU time of the chambers' process per second of the run (1 = one core busy). */
     chambersCpuShare: number;
+    /** The same for this, the measuring process (its 20 streams). */
+    measuringCpuShare: number;
     /** Messages the server held unsettled, sampled every second. */
     heldBySecond: Percentiles;
     load: number;
@@ -170,6 +172,7 @@ const writeIngestReport = (report: IngestReport): string =>
       `| server memory per idle device connection, KB | ${(s.bytesPerIdleConnection / 1024).toFixed(1)} | ≤ ${report.target.bytesPerIdleConnection / 1024} |`,
       `| server CPU per message, µs | ${s.cpuUsPerMessage ?? ''} | |`,
       `| the chambers' process, cores busy (ceiling run / server run) | ${report.ceiling.chambersCpuShare} / ${s.chambersCpuShare} | |`,
+      `| the measuring process (${report.settings.streams} streams), cores busy | ${s.measuringCpuShare} | |`,
       `| messages the server held unsettled, sampled each second: p50 / max | ${s.heldBySecond.p50} / ${s.heldBySecond.max} | |`,
       `| sent / acknowledged / stored | ${s.sent} / ${s.acked} / ${s.stored} | every acknowledged one stored |`,
       '',
@@ -240,7 +243,7 @@ const main = async (): Promise<number> => {
       entry: 'server/main.ts',
       cwd: ROOT_DIR,
       env: ingestEnv(dataDir, mqttPort),
-      nodeFlags: profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)],
+      nodeFlags: [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)])],
       readyPath: '/healthz',
     });
     stops.push(() => server.stop());
@@ -262,6 +265,7 @@ const main = async (): Promise<number> => {
     stops.push(rows.stop);
     const rowsBefore = rows.read();
     const cpuBefore = cpuTimeMs(pid);
+    const ownCpuBefore = process.cpuUsage();
     streams.state.recording = true;
     const started = performance.now();
     // What the server holds unsettled (its /healthz), every second: by Little's law, the wait it adds.
@@ -275,6 +279,7 @@ const main = async (): Promise<number> => {
     clearInterval(holding);
     streams.state.recording = false;
     const cpuAfter = cpuTimeMs(pid);
+    const ownCpu = process.cpuUsage(ownCpuBefore);
     // Every acknowledged reading must be in the store (the PUBACK waited for its commit).
     for (let waited = 0; rows.read() - rowsBefore < run.acked && waited < 10_000; waited += 100) await sleep(100);
     const stored = rows.count();
@@ -308,6 +313,7 @@ const main = async (): Promise<number> => {
         bytesPerIdleConnection,
         cpuUsPerMessage: cpuBefore === undefined || cpuAfter === undefined || run.acked === 0 ? null : Math.round(((cpuAfter - cpuBefore) * 1000) / run.acked),
         chambersCpuShare: run.cpuShare,
+        measuringCpuShare: Math.round(((ownCpu.user + ownCpu.system) / 1e6 / run.seconds) * 100) / 100,
         heldBySecond: percentiles(held),
         load: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
       },

@@ -83,17 +83,32 @@ export const createLiveHub = (ctx: AppContext, log: FastifyBaseLogger): LiveHub 
 
   const idNow = (): string => history.idOf(history.head());
 
+  /**
+   * Messages already serialised in this flush, by event: streams that see the same devices (every tab of
+   * one viewer, every super administrator) get the same event objects, so each is serialised once, not once
+   * per stream (2–3 µs for a patch with a reading; bench:ingest has 20 streams). A patch merged in a stream
+   * is a new object of its own; the seq is checked too, for an event object published twice.
+   */
+  type Serialised = Map<LiveEvent, { seq: number; text: string }>;
+
+  const serialise = (seq: number, event: LiveEvent, done: Serialised): string => {
+    const known = done.get(event);
+    if (known?.seq === seq) return known.text;
+    const text = sseMessage(history.idOf(seq), event.type, event.data);
+    done.set(event, { seq, text });
+    return text;
+  };
+
   /** The text a stream has to send now: its reset, or its pending messages oldest first. */
-  const outgoing = (stream: Stream): string => {
+  const outgoing = (stream: Stream, done: Serialised = new Map()): string => {
     if (stream.reset !== undefined) {
       const text = sseMessage(idNow(), 'reset', { reason: stream.reset });
       stream.reset = undefined;
       return text;
     }
-    return stream.pending
-      .take()
-      .map(({ seq, event }) => sseMessage(history.idOf(seq), event.type, event.data))
-      .join('');
+    let text = '';
+    for (const { seq, event } of stream.pending.take()) text += serialise(seq, event, done);
+    return text;
   };
 
   const schedule = (stream: Stream): void => {
@@ -112,10 +127,11 @@ export const createLiveHub = (ctx: AppContext, log: FastifyBaseLogger): LiveHub 
 
   function flush(): void {
     flushTimer = undefined;
+    const done: Serialised = new Map();
     for (const stream of dirty) {
       dirty.delete(stream);
       // A blocked stream keeps coalescing; 'drain' schedules it again.
-      if (!stream.blocked) write(stream, outgoing(stream));
+      if (!stream.blocked) write(stream, outgoing(stream, done));
     }
   }
 
