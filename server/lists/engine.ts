@@ -307,17 +307,28 @@ const COUNT_COLUMNS = ['total'];
 
 const countQuery = <D, TB extends keyof D>(query: SelectQueryBuilder<D, TB, object>) => query.select(sql<number>`count(*)`.as('total'));
 
-/** One page: every column under its wire name, sorted, `limit` and `offset` the values at those indexes. */
+/**
+ * The page size written into the SQL as a number, not bound: SQLite (3.47 on) reads a bound LIMIT's
+ * value while preparing and marks the statement expired whenever that parameter is bound again, so a
+ * cached page statement with `limit ?` was prepared anew on every call (20–60 µs a list request,
+ * bench/README.md). A page size is therefore part of a page query's shape (runCachedList's key).
+ */
+const pageSizeLiteral = (pageSize: number): RawBuilder<number> => {
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new Error(`not a page size: ${String(pageSize)}`);
+  return sql.lit(pageSize);
+};
+
+/** One page of `pageSize` rows: every column under its wire name, sorted, `offset` the value at that index. */
 const pageQuery = <D, TB extends keyof D>(
   query: SelectQueryBuilder<D, TB, object>,
   listing: Listing,
   sort: ListBody['sort'],
-  page: { limit: number; offset: number },
+  page: { pageSize: number; offset: number },
   param: Param,
 ) => {
   let ordered = query.select(prepared(listing).selection);
   for (const item of orderItems(listing, sort)) ordered = ordered.orderBy(item);
-  return ordered.limit(param<number>(page.limit)).offset(param<number>(page.offset));
+  return ordered.limit(pageSizeLiteral(page.pageSize)).offset(param<number>(page.offset));
 };
 
 /** A row (its columns in SELECT order) under wire names as the wire carries it: flags as booleans, numbers as numbers. */
@@ -371,7 +382,7 @@ export const runList = async <D, TB extends keyof D>(
   const values: unknown[] = [];
   const plan = planFilter(listing, body.filter, values);
   if (plan.matchesNothing) return { list: [], total: 0 };
-  const page = { limit: values.push(body.pageSize) - 1, offset: values.push((body.current - 1) * body.pageSize) - 1 };
+  const page = { pageSize: body.pageSize, offset: values.push((body.current - 1) * body.pageSize) - 1 };
   const param: Param = <T>(index: number) => values[index] as T;
   const query = filtered(base, plan, param);
   return answer(
@@ -443,7 +454,7 @@ const compiledList = (source: { db: Kysely<DB>; builder: object }, key: string, 
 };
 
 /**
- * runList with each query shape (the source's key, the filter's fields and kinds, the sort) built and
+ * runList with each query shape (the source's key, the filter's fields and kinds, the sort, the page size) built and
  * compiled once per store, then bound with the call's values: the same SQL runList would build, without
  * Kysely's building and compiling on every call. Rows are read as arrays.
  */
@@ -451,7 +462,7 @@ export const runCachedList = async <D, TB extends keyof D>(source: ListSource<D,
   const values = [...source.values];
   const plan = planFilter(listing, body.filter, values);
   if (plan.matchesNothing) return { list: [], total: 0 };
-  const page = { limit: values.push(body.pageSize) - 1, offset: values.push((body.current - 1) * body.pageSize) - 1 };
+  const page = { pageSize: body.pageSize, offset: values.push((body.current - 1) * body.pageSize) - 1 };
   const query = () => filtered(source.from(parameter), plan, parameter);
   const shape = `${source.key} | ${plan.key}`;
   const read = async (key: string, columns: readonly string[], build: () => Compilable<unknown>) =>
@@ -461,7 +472,7 @@ export const runCachedList = async <D, TB extends keyof D>(source: ListSource<D,
     body,
     async () => Number((await read(`${shape} | count`, COUNT_COLUMNS, () => countQuery(query())))[0]?.[0] ?? 0),
     () =>
-      read(`${shape} | ${sortKey(listing, body.sort)} | page`, prepared(listing).names, () =>
+      read(`${shape} | ${sortKey(listing, body.sort)} | page of ${body.pageSize}`, prepared(listing).names, () =>
         pageQuery(query(), listing, body.sort, page, parameter),
       ),
   );
