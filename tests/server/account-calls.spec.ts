@@ -1,7 +1,5 @@
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
 import { isAcceptablePassword } from '../../src/domain/password';
@@ -15,6 +13,7 @@ import type { AppContext } from '../../server/context';
 import { migrateToLatest } from '../../server/db/migrations';
 import { loggerOptions } from '../../server/logger';
 import { UPSTREAM_ALIASES } from '../../server/upstream';
+import { capturedLog } from './captured-log';
 import { call, DEMO, envelope, login, tokenFor, type LoginData } from './http';
 import { demoTokens, FLEET_ASSIGNMENTS, seedFleet, snapshot, type DemoName } from './fleet';
 import { STORE_KINDS, useStore, type StoreKind } from './stores';
@@ -344,14 +343,8 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
     });
 
     it('never logs the generated or chosen password, even at trace level', async () => {
-      const lines: string[] = [];
-      const sink = new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      });
-      app = buildApp({ config: store.config(), logger: pino(loggerOptions('trace'), sink) });
+      const log = capturedLog(loggerOptions('trace'));
+      app = buildApp({ config: store.config(), logger: log.logger });
       try {
         await app.ready();
         await migrateToLatest(app.ctx);
@@ -361,7 +354,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
         const token = await tokenFor(app, 'client', NewCode);
         expect((await post(SELF, { OldCode: NewCode, NewCode: 'Logged2027x' }, token)).code).toBe(CODES.ok);
         expect((await post(SELF, { OldCode: 'Wrong2027x', NewCode: 'Other2027x' }, token)).code).toBe(CODES.badInput);
-        const text = lines.join('');
+        const text = log.text();
         expect(text).toContain('request completed');
         for (const secret of [NewCode, 'Logged2027x', 'Wrong2027x', 'Other2027x', token]) expect(text).not.toContain(secret);
       } finally {

@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveTopicFor, type LiveEvent } from '../../src/domain/live';
 import { lastWillFor, topicFor } from '../../src/domain/mqtt';
@@ -10,6 +9,7 @@ import { hashDeviceSecret, newDeviceSecret } from '../../server/devices/registry
 import { newServerCredentials } from '../../server/mqtt/config';
 import type { MqttPluginOptions, MqttStatus } from '../../server/mqtt/plugin';
 import type { Env } from '../../server/config';
+import { capturedLog } from './captured-log';
 import { demoTokens, seedFleet, T0 } from './fleet';
 import { useStore } from './stores';
 
@@ -204,11 +204,10 @@ describe('MQTT plugin, embedded broker', () => {
   });
 
   it('logs the counters when they changed (where a cluster primary, serving no HTTP, shows them)', async () => {
-    const lines: { msg: string; mqtt?: MqttStatus }[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
+    const log = capturedLog({ level: 'info' });
     const app = buildApp({
       config: store.config({ MQTT_PORT: '0', MQTT_HOST: '127.0.0.1' }),
-      logger,
+      logger: log.logger,
       mqtt: { serverCredentials: SERVER, countersLogMs: 50 },
     });
     apps.push(app);
@@ -216,7 +215,7 @@ describe('MQTT plugin, embedded broker', () => {
     const chamber = await device(app);
     await chamber.publishAsync(topicFor('OC-A1', 'telemetry'), JSON.stringify({ Time: AT, RCP: 1.28 }), { qos: 1 });
     await tick(300);
-    const logged = () => lines.filter((line) => line.msg === 'mqtt: counters');
+    const logged = () => log.entries<{ msg: string; mqtt?: MqttStatus }>().filter((line) => line.msg === 'mqtt: counters');
     expect(logged().at(-1)?.mqtt).toMatchObject({ broker: 'embedded', clients: 1, ingest: { received: 1, stored: 1 } });
     // Unchanged counters are not logged again.
     const count = logged().length;

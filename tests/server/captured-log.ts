@@ -1,0 +1,12 @@
+import pino, { type LoggerOptions } from 'pino';
+
+/** A pino logger whose lines stay in memory: `text()` as written (redaction checks), `entries()` parsed. */
+export const capturedLog = (options: LoggerOptions) => {
+  const lines: string[] = [];
+  const logger = pino(options, { write: (line: string) => void lines.push(line) });
+  return {
+    logger,
+    text: (): string => lines.join(''),
+    entries: <Entry = Record<string, unknown>>(): Entry[] => lines.map((line) => JSON.parse(line) as Entry),
+  };
+};
