@@ -6,7 +6,8 @@ import type { Database, DatabaseKind } from './database';
  * start with a zero-padded number. Never edit a migration that has shipped: add the next one.
  * 0002–0004 add devices and their assignment to accounts, orders and state records (issue 3); the
  * values in their check constraints are written out here, not imported, so a migration never changes.
- * 0005 adds the audit trail (issue 4).
+ * 0005 adds the audit trail (issue 4); 0006 and 0007 what telemetry and commands keep (issue 5); 0008 the
+ * device list's sort indexes.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -225,6 +226,18 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropTable('device_commands').execute();
+      },
+    },
+    '0008_devices_sort_indexes': {
+      async up(db: Kysely<unknown>) {
+        // The device list's sorts by name and UpdateTime read these in order instead of sorting (server/devices/list.ts).
+        // Telemetry writes neither column, so ingestion never updates them.
+        await db.schema.createIndex('devices_name_id').on('devices').columns(['name', 'id']).execute();
+        await db.schema.createIndex('devices_updated_at_id').on('devices').columns(['updated_at', 'id']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('devices_updated_at_id').execute();
+        await db.schema.dropIndex('devices_name_id').execute();
       },
     },
   };

@@ -456,9 +456,15 @@ const compiledList = (source: { db: Kysely<DB>; builder: object }, key: string, 
 /**
  * runList with each query shape (the source's key, the filter's fields and kinds, the sort, the page size) built and
  * compiled once per store, then bound with the call's values: the same SQL runList would build, without
- * Kysely's building and compiling on every call. Rows are read as arrays.
+ * Kysely's building and compiling on every call. Rows are read as arrays. `total`, when the caller knows
+ * the size of the match without counting it (server/devices/list.ts), replaces the count query.
  */
-export const runCachedList = async <D, TB extends keyof D>(source: ListSource<D, TB>, listing: Listing, body: ListBody): Promise<ListAnswer> => {
+export const runCachedList = async <D, TB extends keyof D>(
+  source: ListSource<D, TB>,
+  listing: Listing,
+  body: ListBody,
+  total?: number,
+): Promise<ListAnswer> => {
   const values = [...source.values];
   const plan = planFilter(listing, body.filter, values);
   if (plan.matchesNothing) return { list: [], total: 0 };
@@ -470,7 +476,7 @@ export const runCachedList = async <D, TB extends keyof D>(source: ListSource<D,
   return answer(
     listing,
     body,
-    async () => Number((await read(`${shape} | count`, COUNT_COLUMNS, () => countQuery(query())))[0]?.[0] ?? 0),
+    async () => total ?? Number((await read(`${shape} | count`, COUNT_COLUMNS, () => countQuery(query())))[0]?.[0] ?? 0),
     () =>
       read(`${shape} | ${sortKey(listing, body.sort)} | page of ${body.pageSize}`, prepared(listing).names, () =>
         pageQuery(query(), listing, body.sort, page, parameter),
