@@ -60,7 +60,8 @@ const assignedCount = compiledOnce((db) =>
 /** At least the number of devices (SQLite's largest rowid, a B-tree's last entry): walking is judged by it, never answered with it. */
 const fleetBound = compiledOnce((db) => db.selectFrom('devices').select(sql<number>`max(rowid)`.as('n')));
 
-const single = (rows: readonly { n: number | string | null }[]): number => Number(rows[0]?.n ?? 0);
+/** The `n` of a one-row count answer. */
+const countOf = (rows: readonly { n: number | string | null }[]): number => Number(rows[0]?.n ?? 0);
 
 /** True when the body filters nothing: its list is the viewer's whole scope. */
 const unfiltered = (body: ListBody): boolean => Object.values(body.filter ?? {}).every((value) => value === undefined);
@@ -79,12 +80,12 @@ export interface DeviceListPlan {
  */
 export const planDeviceList = async (ctx: Pick<AppContext, 'db' | 'kind'>, viewer: Viewer, body: ListBody): Promise<DeviceListPlan> => {
   if (seesEverything(viewer) || !unfiltered(body)) return { walk: false, total: undefined };
-  const assigned = single((await assignedCount(ctx.db, [viewer.id])).rows);
+  const assigned = countOf((await assignedCount(ctx.db, [viewer.id])).rows);
   const field = body.sort?.field ?? devicesConfig.defaultSort.field;
   const walk =
     ctx.kind === 'sqlite' &&
     INDEXED_SORTS.has(field) &&
-    body.current * body.pageSize * single((await fleetBound(ctx.db, [])).rows) <= WALK_ENTRIES_PER_ASSIGNED * assigned * assigned;
+    body.current * body.pageSize * countOf((await fleetBound(ctx.db, [])).rows) <= WALK_ENTRIES_PER_ASSIGNED * assigned * assigned;
   return { walk, total: assigned };
 };
 
