@@ -3,7 +3,7 @@ import type { WireRecord } from '../../src/resources/model';
 import type { DB, DeviceRow } from '../db/schema';
 import { notFound } from '../http/envelope';
 import { deviceScope, type Viewer } from '../scope/service';
-import { listDevicesById } from './list';
+import { listDeviceById } from './list';
 
 /**
  * The first step of every device write, inside the write's transaction: sets `updated_at` (the server's
@@ -25,7 +25,7 @@ export const claimDevice = async (trx: Kysely<DB>, viewer: Viewer, id: string, n
 
 /** The device as `list/get_OCProperty` lists it to the viewer (the answer of every device write). */
 export const deviceRecord = async (db: Kysely<DB>, viewer: Viewer, id: string): Promise<WireRecord> => {
-  const { list } = await listDevicesById(db, viewer, [id]);
+  const { list } = await listDeviceById(db, viewer, id);
   const [record] = list;
   if (record === undefined) throw notFound();
   return record;

@@ -60,8 +60,8 @@ const assignedCount = compiledOnce((db) =>
 /** At least the number of devices (SQLite's largest rowid, a B-tree's last entry): walking is judged by it, never answered with it. */
 const fleetBound = compiledOnce((db) => db.selectFrom('devices').select(sql<number>`max(rowid)`.as('n')));
 
-/** The `n` of a one-row count answer. */
-const countOf = (rows: readonly { n: number | string | null }[]): number => Number(rows[0]?.n ?? 0);
+/** The `n` of a one-row count answer (PostgreSQL's bigint counts arrive as numbers: server/db/database.ts). */
+const countOf = (rows: readonly { n: number | null }[]): number => rows[0]?.n ?? 0;
 
 /** True when the body filters nothing: its list is the viewer's whole scope. */
 const unfiltered = (body: ListBody): boolean => Object.values(body.filter ?? {}).every((value) => value === undefined);
@@ -95,6 +95,6 @@ export const listDevices = async (ctx: Pick<AppContext, 'db' | 'kind'>, viewer: 
   return runCachedList(viewerSource(ctx.db, viewer, walk ? visibleInSortOrder : visible), deviceListing(), body, total);
 };
 
-/** Devices by Id as the viewer lists them (the answer of every device write, inside its transaction). */
-export const listDevicesById = (db: Kysely<DB>, viewer: Viewer, ids: readonly string[]): Promise<ListAnswer> =>
-  runCachedList(viewerSource(db, viewer, visible), deviceListing(), { current: 1, pageSize: Math.max(1, ids.length), filter: { Id: [...ids] } });
+/** A device as the viewer lists it, or none (the answer of every device write, inside its transaction: never a walk). */
+export const listDeviceById = (db: Kysely<DB>, viewer: Viewer, id: string): Promise<ListAnswer> =>
+  runCachedList(viewerSource(db, viewer, visible), deviceListing(), { current: 1, pageSize: 1, filter: { Id: [id] } });
