@@ -5,6 +5,7 @@ import { asLevel } from '../accounts/levels';
 import type { Viewer } from '../scope/service';
 import { FLEET_ASSIGNMENTS, FLEET_DEVICES, seedFleet } from '../../tests/server/fleet';
 import { STORE_KINDS, useStore } from '../../tests/server/stores';
+import { runCachedList } from '../lists/engine';
 import { listDevices, planDeviceList } from './list';
 
 /**
@@ -68,10 +69,10 @@ describe.each(STORE_KINDS)('the device list plan (%s)', (kind) => {
     const assigned = new Set(FLEET_ASSIGNMENTS.first);
     for (const field of ['Id', 'name', 'UpdateTime', 'Location']) {
       for (const order of ['ASC', 'DESC'] as const) {
-        const all = await listDevices(ctx, viewer('admin'), { current: 1, pageSize: FLEET_DEVICES.length, sort: { field, order } });
+        const all = await listDevices(ctx, viewer('admin'), { current: 1, pageSize: FLEET_DEVICES.length, sort: { field, order } }, runCachedList);
         const expected = all.list.filter((record) => assigned.has(String(record.Id)));
         for (const current of [1, 2]) {
-          const page = await listDevices(ctx, viewer('first'), { current, pageSize: 2, sort: { field, order } });
+          const page = await listDevices(ctx, viewer('first'), { current, pageSize: 2, sort: { field, order } }, runCachedList);
           expect(page, `${field} ${order} page ${current}`).toEqual({ list: expected.slice((current - 1) * 2, current * 2), total: assigned.size });
         }
       }

@@ -4,7 +4,7 @@ import { devicesConfig } from '../../src/resources/devices/config';
 import type { AppContext } from '../context';
 import { compiledOnce, parameter } from '../db/database';
 import type { DB } from '../db/schema';
-import { column, defineListing, runCachedList, viewerSource } from '../lists/engine';
+import { column, defineListing, runCachedList, viewerSource, type CachedListRunner } from '../lists/engine';
 import { deviceScope, seesEverything, type Viewer } from '../scope/service';
 
 /** Devices under their wire names (src/resources/devices/config.ts) ↔ the devices table. */
@@ -89,10 +89,13 @@ export const planDeviceList = async (ctx: Pick<AppContext, 'db' | 'kind'>, viewe
   return { walk, total: assigned };
 };
 
-/** `list/get_OCProperty`: the devices the viewer sees (the super administrator: all; others: assigned). */
-export const listDevices = async (ctx: Pick<AppContext, 'db' | 'kind'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {
+/**
+ * `list/get_OCProperty`: the devices the viewer sees (the super administrator: all; others: assigned),
+ * answered by `run` (records, or rendered for the route).
+ */
+export const listDevices = async <A>(ctx: Pick<AppContext, 'db' | 'kind'>, viewer: Viewer, body: ListBody, run: CachedListRunner<A>): Promise<A> => {
   const { walk, total } = await planDeviceList(ctx, viewer, body);
-  return runCachedList(viewerSource(ctx.db, viewer, walk ? visibleInSortOrder : visible), deviceListing(), body, total);
+  return run(viewerSource(ctx.db, viewer, walk ? visibleInSortOrder : visible), deviceListing(), body, total);
 };
 
 /** A device as the viewer lists it, or none (the answer of every device write, inside its transaction: never a walk). */

@@ -5,6 +5,17 @@ import { pickLanguage, translate, type Language, type MessageKey, type MessagePa
 /** A success envelope. */
 export const ok = <T>(data: T, msg = 'success'): Envelope<T> => ({ data, status: 'ok', msg, code: CODES.ok });
 
+/** Stands for a rendered list in the envelope's text until the text is put in its place. */
+const RENDERED_LIST = '\u0000rendered list';
+
+/**
+ * ok({ list, total }, msg) as JSON text, with `list` already JSON text (a list rendered by the store:
+ * server/lists/engine.ts, RenderedList). The envelope is written by JSON.stringify like every other
+ * answer's; only the list's place in it is filled with the text as it is.
+ */
+export const okRendered = (list: string, total: number, msg: string): string =>
+  JSON.stringify(ok({ list: RENDERED_LIST, total }, msg)).replace(JSON.stringify(RENDERED_LIST), () => list);
+
 /** A failure envelope; failures carry no data. */
 export const fail = (code: Code, msg: string): Envelope<null> => ({ data: null, status: 'fail', msg, code });
 

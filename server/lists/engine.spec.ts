@@ -13,17 +13,18 @@ import { listStateRecords, stateRecordListing } from '../telemetry/list';
 import { asLevel } from '../accounts/levels';
 import { ALL_DEVICES, HOUR, MINUTE, seedFleet, T0 } from '../../tests/server/fleet';
 import { STORE_KINDS, useStore } from '../../tests/server/stores';
-import { runList, type Listing } from './engine';
+import { renderCachedList, runCachedList, runList, type CachedListRunner, type Listing } from './engine';
 
 /**
  * The lists compile each query shape once and bind the values of every later call (runCachedList). Two
  * bodies of one shape must therefore mean the same SQL with other values: checked by answering random
  * bodies, for every account (same levels, other ids), through the cache and through runList, which
  * builds the same queries from scratch with the values in place, on both stores. The same context
- * answers all of them, so later runs hit entries compiled for earlier bodies and other accounts.
+ * answers all of them, so later runs hit entries compiled for earlier bodies and other accounts. The
+ * routes' form, the page rendered as JSON by the store (renderCachedList), must parse to the same answer.
  */
 
-type List = (ctx: AppContext, viewer: Viewer, body: ListBody) => Promise<ListAnswer>;
+type List = <A>(ctx: AppContext, viewer: Viewer, body: ListBody, run: CachedListRunner<A>) => Promise<A>;
 
 /** Each list through runList, its base built with the viewer's real id (as before the cache). */
 const uncachedLists: Record<string, (db: Kysely<DB>, viewer: Viewer, listing: Listing, body: ListBody) => Promise<ListAnswer>> = {
@@ -44,7 +45,7 @@ const uncachedLists: Record<string, (db: Kysely<DB>, viewer: Viewer, listing: Li
   },
 };
 
-/** The lists as the routes call them (runCachedList). */
+/** The lists as the routes call them (compiled once: runCachedList, renderCachedList). */
 const cachedLists: Record<string, [List, () => Listing]> = {
   devices: [listDevices, deviceListing],
   'state-records': [listStateRecords, stateRecordListing],
@@ -93,7 +94,7 @@ const bodyOf = (listing: Listing): fc.Arbitrary<ListBody> => {
   );
 };
 
-describe.each(STORE_KINDS)('compiled once, bound per call: the same answers as building every query (%s)', (kind) => {
+describe.each(STORE_KINDS)('compiled once, bound per call, rendered or not: the same answers as building every query (%s)', (kind) => {
   const store = useStore(kind);
   let ctx: AppContext;
   const viewers: Viewer[] = [];
@@ -110,7 +111,10 @@ describe.each(STORE_KINDS)('compiled once, bound per call: the same answers as b
     if (list === undefined || listing === undefined || uncached === undefined) throw new Error(`no list ${name}`);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...viewers), bodyOf(listing()), async (viewer, body) => {
-        expect(await list(ctx, viewer, body), JSON.stringify(body)).toEqual(await uncached(ctx.db, viewer, listing(), body));
+        const expected = await uncached(ctx.db, viewer, listing(), body);
+        expect(await list(ctx, viewer, body, runCachedList), JSON.stringify(body)).toEqual(expected);
+        const rendered = await list(ctx, viewer, body, renderCachedList);
+        expect({ list: JSON.parse(rendered.list) as unknown, total: rendered.total }, `rendered: ${JSON.stringify(body)}`).toEqual(expected);
       }),
       { numRuns: 150 },
     );

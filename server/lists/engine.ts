@@ -1,4 +1,4 @@
-import { sql, type AliasedRawBuilder, type Compilable, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { SqliteAdapter, sql, type AliasedRawBuilder, type Compilable, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { readableEntries, type WireRecord } from '../../src/resources/model';
 import type { FilterValue, ListAnswer, ListBody, Range } from '../../src/resources/query';
 import type { FieldConfig, ResourceConfig } from '../../src/resources/types';
@@ -282,22 +282,26 @@ const sortKey = (listing: Listing, sort: ListBody['sort']): string => {
   return `${(sort?.order ?? defaultSort.order) === 'DESC' ? 'desc' : 'asc'} ${sort?.field ?? defaultSort.field}`;
 };
 
-/** ORDER BY items: the sort field (missing values last), then the id fields as tie-breakers. */
+/** ORDER BY terms of a sort: the sort field (missing values last), then the id fields as tie-breakers, each column named by `refOf`. */
+const orderTerms = (listing: Listing, key: string, refOf: (source: string, col: Column) => string): RawBuilder<unknown>[] => {
+  const [order = 'asc', field = ''] = key.split(' ');
+  const direction = sql.raw(order);
+  const keys = [...new Set([field, ...prepared(listing).tieBreakers])];
+  return keys.map((source) => {
+    const col = listing.columns[source];
+    if (col === undefined) throw new Error(`${listing.config.name}: no column to sort by ${source}`);
+    const ref = sql.ref(refOf(source, col));
+    return col.nullable ? sql`${ref} ${direction} nulls last` : sql`${ref} ${direction}`;
+  });
+};
+
+/** ORDER BY items of a list's query (its columns), kept per listing and sort. */
 export const orderItems = (listing: Listing, sort: ListBody['sort']): RawBuilder<unknown>[] => {
-  const { config } = listing;
   const cache = prepared(listing);
   const key = sortKey(listing, sort);
   const known = cache.orderItems.get(key);
   if (known !== undefined) return known;
-  const [order = 'asc', field = ''] = key.split(' ');
-  const direction = sql.raw(order);
-  const keys = [...new Set([field, ...cache.tieBreakers])];
-  const items = keys.map((source) => {
-    const col = listing.columns[source];
-    if (col === undefined) throw new Error(`${config.name}: no column to sort by ${source}`);
-    const ref = sql.ref(col.ref);
-    return col.nullable ? sql`${ref} ${direction} nulls last` : sql`${ref} ${direction}`;
-  });
+  const items = orderTerms(listing, key, (_source, col) => col.ref);
   // Sort fields are allow-listed by the body schema, so this holds at most two entries per sortable field.
   cache.orderItems.set(key, items);
   return items;
@@ -318,15 +322,22 @@ const pageSizeLiteral = (pageSize: number): RawBuilder<number> => {
   return sql.lit(pageSize);
 };
 
-/** One page of `pageSize` rows: every column under its wire name, sorted, `offset` the value at that index. */
+interface PageSlice {
+  pageSize: number;
+  /** The index of the offset's value. */
+  offset: number;
+}
+
+/** One page of `pageSize` rows: every column under its wire name (or `selection`), sorted, `offset` the value at that index. */
 const pageQuery = <D, TB extends keyof D>(
   query: SelectQueryBuilder<D, TB, object>,
   listing: Listing,
   sort: ListBody['sort'],
-  page: { pageSize: number; offset: number },
+  page: PageSlice,
   param: Param,
+  selection = prepared(listing).selection,
 ) => {
-  let ordered = query.select(prepared(listing).selection);
+  let ordered = query.select(selection);
   for (const item of orderItems(listing, sort)) ordered = ordered.orderBy(item);
   return ordered.limit(pageSizeLiteral(page.pageSize)).offset(param<number>(page.offset));
 };
@@ -345,28 +356,34 @@ const toWire = (columns: readonly [string, Column][], row: readonly unknown[]): 
   return record;
 };
 
+/** A page as a list's answer carries it, and how many records it holds. */
+interface Page<L> {
+  list: L;
+  length: number;
+}
+
 /**
  * The answer from the two queries: the whole match counted, one page read. The first page is read
  * first: when it is not full it is the whole match, and its length is the total (getOne, getMany and
  * short lists never count). Any other page is read only when it lies before the end, so no offset
  * beyond the data ever reaches the store.
  */
-const answer = async (
-  listing: Listing,
-  body: ListBody,
-  count: () => Promise<number>,
-  page: () => Promise<unknown[][]>,
-): Promise<ListAnswer> => {
-  const { columns } = prepared(listing);
+const answer = async <L>(body: ListBody, count: () => Promise<number>, page: () => Promise<Page<L>>, empty: L): Promise<{ list: L; total: number }> => {
   const offset = (body.current - 1) * body.pageSize;
   if (offset === 0) {
-    const rows = await page();
-    const list = rows.map((row) => toWire(columns, row));
-    return { list, total: rows.length < body.pageSize ? rows.length : await count() };
+    const { list, length } = await page();
+    return { list, total: length < body.pageSize ? length : await count() };
   }
   const total = await count();
-  if (offset >= total) return { list: [], total };
-  return { list: (await page()).map((row) => toWire(columns, row)), total };
+  if (offset >= total) return { list: empty, total };
+  return { list: (await page()).list, total };
+};
+
+/** Rows of a page query (arrays in SELECT order) as wire records. */
+const recordsPage = (listing: Listing, rows: readonly unknown[]): Page<WireRecord[]> => {
+  const { columns, names } = prepared(listing);
+  const list = rowsAsArrays(rows, names).map((row) => toWire(columns, row));
+  return { list, length: list.length };
 };
 
 /**
@@ -386,10 +403,10 @@ export const runList = async <D, TB extends keyof D>(
   const param: Param = <T>(index: number) => values[index] as T;
   const query = filtered(base, plan, param);
   return answer(
-    listing,
     body,
     async () => Number(rowsAsArrays(await countQuery(query).execute(), COUNT_COLUMNS)[0]?.[0] ?? 0),
-    async () => rowsAsArrays(await pageQuery(query, listing, body.sort, page, param).execute(), prepared(listing).names),
+    async () => recordsPage(listing, await pageQuery(query, listing, body.sort, page, param).execute()),
+    [],
   );
 };
 
@@ -454,32 +471,110 @@ const compiledList = (source: { db: Kysely<DB>; builder: object }, key: string, 
 };
 
 /**
- * runList with each query shape (the source's key, the filter's fields and kinds, the sort, the page size) built and
- * compiled once per store, then bound with the call's values: the same SQL runList would build, without
- * Kysely's building and compiling on every call. Rows are read as arrays. `total`, when the caller knows
- * the size of the match without counting it (server/devices/list.ts), replaces the count query.
+ * A list answered as the wire's JSON text (`list`: the page, a JSON array), rendered by the store
+ * itself: no value, array or record object per row, and no JSON.stringify of them, which were most of
+ * a page's cost in the server (bench/README.md, sixth round). Same records as ListAnswer's, in the
+ * same order; numbers may be written differently (SQLite writes a stored 60.0 as `60.0`), never with
+ * another value.
  */
-export const runCachedList = async <D, TB extends keyof D>(
+export interface RenderedList {
+  list: string;
+  total: number;
+}
+
+/** How a cached list reads its page: the name of that form (part of the query's key), its query, and its rows read. */
+interface PageForm<L> {
+  name: string;
+  /** The page of `query` (filtered, nothing selected yet), its values placeholders (`parameter`). */
+  build: <D, TB extends keyof D>(db: Kysely<DB>, query: SelectQueryBuilder<D, TB, object>, listing: Listing, sort: ListBody['sort'], page: PageSlice) => Compilable<unknown>;
+  /** The page query's rows as the store answered them (arrays on SQLite, objects on PostgreSQL). */
+  read: (listing: Listing, rows: readonly unknown[]) => Page<L>;
+  empty: L;
+}
+
+const RECORDS: PageForm<WireRecord[]> = {
+  name: 'records',
+  build: (_db, query, listing, sort, page) => pageQuery(query, listing, sort, page, parameter),
+  read: recordsPage,
+  empty: [],
+};
+
+/** A wire value of a rendered page: a flag as JSON true or false (SQLite has no booleans), anything else as stored. */
+const renderedValue = (sqlite: boolean, col: Column, ref: Expression<unknown>): Expression<unknown> => {
+  if (col.type !== 'flag') return ref;
+  return sqlite
+    ? sql`case when ${ref} is null then null when ${ref} <> 0 then json('true') else json('false') end`
+    : sql`case when ${ref} is null then null else ${ref} <> 0 end`;
+};
+
+/**
+ * The page query wrapped in one aggregate: the page's records as a JSON array in the page's own
+ * order (the aggregate's ORDER BY repeats the sort over the page's columns), and how many there are.
+ * The page's columns are named by position (c0, c1, …): SQLite's names ignore case, and a listing may
+ * hold both `id` and `Id` (orders).
+ */
+const JSON_PAGE: PageForm<string> = {
+  name: 'json',
+  build: (db, query, listing, sort, page) => {
+    const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+    const { columns } = prepared(listing);
+    const position = new Map(columns.map(([source], index) => [source, `p.c${index}`]));
+    const ref = (source: string) => position.get(source) ?? source;
+    const selection = columns.map(([, col], index) => sql.ref(col.ref).as(`c${index}`));
+    const pairs = columns.flatMap(([source, col]) => [sql.lit(source), renderedValue(sqlite, col, sql.ref(ref(source)))]);
+    const order = sql.join(orderTerms(listing, sortKey(listing, sort), ref));
+    const list = sqlite
+      ? sql<string>`json_group_array(json_object(${sql.join(pairs)}) order by ${order})`
+      : sql<string>`coalesce(json_agg(json_build_object(${sql.join(pairs)}) order by ${order})::text, '[]')`;
+    return db.selectFrom(pageQuery(query, listing, sort, page, parameter, selection).as('p')).select([list.as('list'), sql<number>`count(*)`.as('n')]);
+  },
+  read: (_listing, rows) => {
+    const [list = '[]', length = 0] = rowsAsArrays(rows, ['list', 'n'])[0] ?? [];
+    return { list: String(list), length: Number(length) };
+  },
+  empty: '[]',
+};
+
+/**
+ * runList with each query shape (the source's key, the filter's fields and kinds, the sort, the page
+ * size, the page's form) built and compiled once per store, then bound with the call's values: the same
+ * SQL runList would build, without Kysely's building and compiling on every call. Rows are read as
+ * arrays. `total`, when the caller knows the size of the match without counting it
+ * (server/devices/list.ts), replaces the count query.
+ */
+const cachedList = async <D, TB extends keyof D, L>(
   source: ListSource<D, TB>,
   listing: Listing,
   body: ListBody,
-  total?: number,
-): Promise<ListAnswer> => {
+  total: number | undefined,
+  form: PageForm<L>,
+): Promise<{ list: L; total: number }> => {
   const values = [...source.values];
   const plan = planFilter(listing, body.filter, values);
-  if (plan.matchesNothing) return { list: [], total: 0 };
+  if (plan.matchesNothing) return { list: form.empty, total: 0 };
   const page = { pageSize: body.pageSize, offset: values.push((body.current - 1) * body.pageSize) - 1 };
   const query = () => filtered(source.from(parameter), plan, parameter);
   const shape = `${source.key} | ${plan.key}`;
-  const read = async (key: string, columns: readonly string[], build: () => Compilable<unknown>) =>
-    rowsAsArrays((await runReusable(source.db, compiledList(source, key, build), values)).rows, columns);
+  const read = async (key: string, build: () => Compilable<unknown>) => (await runReusable(source.db, compiledList(source, key, build), values)).rows;
   return answer(
-    listing,
     body,
-    async () => total ?? Number((await read(`${shape} | count`, COUNT_COLUMNS, () => countQuery(query())))[0]?.[0] ?? 0),
-    () =>
-      read(`${shape} | ${sortKey(listing, body.sort)} | page of ${body.pageSize}`, prepared(listing).names, () =>
-        pageQuery(query(), listing, body.sort, page, parameter),
+    async () => total ?? Number(rowsAsArrays(await read(`${shape} | count`, () => countQuery(query())), COUNT_COLUMNS)[0]?.[0] ?? 0),
+    async () =>
+      form.read(
+        listing,
+        await read(`${shape} | ${sortKey(listing, body.sort)} | page of ${body.pageSize} as ${form.name}`, () =>
+          form.build(source.db, query(), listing, body.sort, page),
+        ),
       ),
+    form.empty,
   );
 };
+
+/** runCachedList or renderCachedList: how a resource's list function is asked to answer. */
+export type CachedListRunner<A> = <D, TB extends keyof D>(source: ListSource<D, TB>, listing: Listing, body: ListBody, total?: number) => Promise<A>;
+
+/** A list's answer as wire records (compiled once per shape: cachedList). */
+export const runCachedList: CachedListRunner<ListAnswer> = (source, listing, body, total) => cachedList(source, listing, body, total, RECORDS);
+
+/** A list's answer with its page rendered as JSON by the store (the list routes: RenderedList). */
+export const renderCachedList: CachedListRunner<RenderedList> = (source, listing, body, total) => cachedList(source, listing, body, total, JSON_PAGE);

@@ -3,11 +3,11 @@ import type { ListAnswer, ListBody } from '../../src/resources/query';
 import type { ResourceConfig, UpstreamEndpoints } from '../../src/resources/types';
 import { requireAccess, signedIn } from '../auth/guard';
 import type { AppContext } from '../context';
-import { ok, t } from '../http/envelope';
+import { ok, okRendered, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
 import type { Viewer } from '../scope/service';
 import { listBody } from './body';
-import type { Listing } from './engine';
+import type { Listing, RenderedList } from './engine';
 
 /** The upstream path of one of a resource's calls, from its configuration (the console posts to the same). */
 export const upstreamPath = (config: ResourceConfig, call: keyof UpstreamEndpoints): string => {
@@ -24,7 +24,8 @@ export interface ListRouteOptions {
   config: ResourceConfig;
   /** The listing of the resource; checked against the configuration here, so a gap stops the start. */
   listing: () => Listing;
-  list: (ctx: AppContext, viewer: Viewer, body: ListBody) => Promise<ListAnswer>;
+  /** The answer as records, or with its page rendered by the store (sent as it is: RenderedList). */
+  list: (ctx: AppContext, viewer: Viewer, body: ListBody) => Promise<ListAnswer | RenderedList>;
 }
 
 /**
@@ -38,6 +39,11 @@ export const registerListRoute = (instance: FastifyInstance, { config, listing, 
   app.post(
     listPath(config),
     { schema: { body: listBody(config) }, onRequest: requireAccess({ resource: config.name, action: 'list' }) },
-    async (request) => ok(await list(app.ctx, signedIn(request), request.body), t(request, 'ok')),
+    async (request, reply) => {
+      const answer = await list(app.ctx, signedIn(request), request.body);
+      const msg = t(request, 'ok');
+      if (typeof answer.list !== 'string') return ok(answer, msg);
+      return reply.type('application/json; charset=utf-8').send(okRendered(answer.list, answer.total, msg));
+    },
   );
 };

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { ListAnswer, ListBody } from '../../src/resources/query';
+import type { ListBody } from '../../src/resources/query';
 import { ordersConfig } from '../../src/resources/orders/config';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
-import { column, defineListing, runCachedList, viewerSource } from '../lists/engine';
+import { column, defineListing, viewerSource, type CachedListRunner } from '../lists/engine';
 import { deviceScope, type Viewer } from '../scope/service';
 
 /** Orders under their wire names (src/resources/orders/config.ts) ↔ the orders table. */
@@ -27,6 +27,6 @@ const visible = (db: Kysely<DB>, viewer: Viewer) => {
   return scope === undefined ? base : base.where('o.device_id', 'in', scope);
 };
 
-/** `list/get_Records`: the orders of the devices the viewer sees. */
-export const listOrders = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> =>
-  runCachedList(viewerSource(ctx.db, viewer, visible), orderListing(), body);
+/** `list/get_Records`: the orders of the devices the viewer sees, answered by `run` (records, or rendered for the route). */
+export const listOrders = <A>(ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody, run: CachedListRunner<A>): Promise<A> =>
+  run(viewerSource(ctx.db, viewer, visible), orderListing(), body);

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { ListAnswer, ListBody } from '../../src/resources/query';
+import type { ListBody } from '../../src/resources/query';
 import { stateRecordsConfig } from '../../src/resources/state-records/config';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
-import { column, defineListing, runCachedList, viewerSource } from '../lists/engine';
+import { column, defineListing, viewerSource, type CachedListRunner } from '../lists/engine';
 import { deviceScope, type Viewer } from '../scope/service';
 
 /** State records under the spec's wire names (RCPi02, RGPi02, HmSP02 with a zero) ↔ state_records. */
@@ -34,6 +34,6 @@ const visible = (db: Kysely<DB>, viewer: Viewer) => {
   return scope === undefined ? base : base.where('r.device_id', 'in', scope);
 };
 
-/** `list/get_OCState`: the readings of the devices the viewer sees. */
-export const listStateRecords = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> =>
-  runCachedList(viewerSource(ctx.db, viewer, visible), stateRecordListing(), body);
+/** `list/get_OCState`: the readings of the devices the viewer sees, answered by `run` (records, or rendered for the route). */
+export const listStateRecords = <A>(ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody, run: CachedListRunner<A>): Promise<A> =>
+  run(viewerSource(ctx.db, viewer, visible), stateRecordListing(), body);
