@@ -33,8 +33,15 @@ const ROOT_DIR = path.dirname(BENCH_DIR);
 
 export const INGEST_TARGET = { messagesPerSecond: 10_000, ackP99Ms: 200, liveP95Ms: 150, bytesPerIdleConnection: 30 * 1024 } as const;
 
+/**
+ * Offered 2.5 % above the target: the window's persisted rate is the offered rate give or take what the
+ * server holds at the window's two ends (±1 %), so with exactly 10,000 offered "at least 10,000
+ * sustained" read 9,9xx or 10,0xx by chance (bench/README.md). Latencies are measured at this load.
+ */
+const DEFAULT_RATE = Math.round(INGEST_TARGET.messagesPerSecond * 1.025);
+
 const settings = {
-  ratePerSecond: numberSetting('BENCH_RATE', INGEST_TARGET.messagesPerSecond),
+  ratePerSecond: numberSetting('BENCH_RATE', DEFAULT_RATE),
   durationSeconds: numberSetting('BENCH_DURATION', 60),
   ceilingSeconds: numberSetting('BENCH_CEILING_SECONDS', 15),
   publishingDevices: numberSetting('BENCH_DEVICES', 2_000),

@@ -13,8 +13,13 @@ export const COMMAND_SWEEP_INTERVAL_MS = 1000;
  * its audit entry and live event. Several server processes may sweep the same store: a command leaves
  * 'sent' once, whichever moves it.
  */
-export const timeOutUnanswered = (ctx: Pick<AppContext, 'db' | 'live'>, now: number, timeoutMs: number): Promise<CommandOutcome[]> =>
-  settleCommands(ctx, { issuedUpTo: now - timeoutMs }, { status: 'timeout', reason: 'noAnswer' }, now);
+export const timeOutUnanswered = async (ctx: Pick<AppContext, 'db' | 'live'>, now: number, timeoutMs: number): Promise<CommandOutcome[]> => {
+  // Looked for first, outside a transaction: settling takes SQLite's write lock, and a sweep that finds
+  // nothing must not wait for the ingestion's writer (docs/ingest.md, "The writer thread").
+  const due = await ctx.db.selectFrom('device_commands').select('cmd_id').where('status', '=', 'sent').where('issued_at', '<=', now - timeoutMs).limit(1).executeTakeFirst();
+  if (due === undefined) return [];
+  return settleCommands(ctx, { issuedUpTo: now - timeoutMs }, { status: 'timeout', reason: 'noAnswer' }, now);
+};
 
 export interface CommandSweeperOptions {
   /** Default DEFAULT_COMMAND_TIMEOUT_SECONDS; the app passes COMMAND_TIMEOUT_SECONDS (server/config.ts). */

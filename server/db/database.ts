@@ -11,7 +11,6 @@ import {
   type Driver,
   type QueryCompiler,
   type QueryResult,
-  type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
 import type { Config, DatabaseTarget, SqliteSynchronous } from '../config';
@@ -213,8 +212,14 @@ class LendingDriver implements Driver {
     return connection;
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.driver.beginTransaction(connection, settings);
+  /**
+   * `begin immediate`: the store has more than one writer (ingestion's writer thread, cluster workers),
+   * so a transaction takes the write lock when it begins, waiting for it by busy_timeout. A deferred
+   * `begin` that reads first fails with SQLITE_BUSY, without waiting, when it turns to writing after
+   * another connection's commit. SQLite has no isolation levels to set.
+   */
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {

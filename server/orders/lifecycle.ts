@@ -401,15 +401,15 @@ export const EXPIRY_BATCH = 500;
  */
 export const expireOverdue = async (ctx: Pick<AppContext, 'db' | 'config'>, now: number): Promise<ExpiryResult> => {
   const cutoff = now - expiryMs(ctx);
+  const overdue = (db: Kysely<DB>) => db.selectFrom('orders').where(isOpenBooking).where('set_t', 'is not', null).where('set_t', '<', cutoff);
   const orderNums: string[] = [];
   for (;;) {
+    // Looked for before the transaction, which takes SQLite's write lock at once (server/db/database.ts):
+    // a sweep that finds nothing must not wait for the ingestion's writer.
+    if ((await overdue(ctx.db).select('id').limit(1).executeTakeFirst()) === undefined) break;
     const batch = await ctx.db.transaction().execute(async (trx) => {
-      const due = await trx
-        .selectFrom('orders')
+      const due = await overdue(trx)
         .select(['id', 'order_num', 'device_id', 'set_t'])
-        .where(isOpenBooking)
-        .where('set_t', 'is not', null)
-        .where('set_t', '<', cutoff)
         .orderBy('set_t')
         .orderBy('id')
         .limit(EXPIRY_BATCH)

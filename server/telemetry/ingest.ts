@@ -5,6 +5,7 @@ import type { CommandLog } from '../commands/outcomes';
 import type { AppContext } from '../context';
 import type { InboundMessage } from '../mqtt/transport';
 import { createBatchWriter, type BatchEntry, type BatchResult } from './batch';
+import { createThreadedBatchWriter, type RawEntry, type ThreadedResult } from './threaded-writer';
 import { handleEvent, type EventOutcome } from './events';
 import { LOG_BURST, LOG_WINDOW_MS, printable, rateLimitedLog, type IngestLog, type LimitedLog, type LogLevel } from './log';
 import { markSilentDevicesOffline, OFFLINE_AFTER_MS, OFFLINE_SWEEP_INTERVAL_MS, presencePatch } from './presence';
@@ -50,6 +51,11 @@ export interface IngestOptions {
   /** Log lines per kind per window (log.ts). */
   logBurst?: number;
   logWindowMs?: number;
+  /**
+   * Telemetry and status parsed and written by a thread of their own (threaded-writer.ts). Default: on
+   * SQLite, where the batch's transaction is CPU on the event loop; PostgreSQL's runs in its own server.
+   */
+  writerThread?: boolean;
 }
 
 /** Why a message was handled without effect (settled): the parse reasons, and the rest. */
@@ -94,8 +100,11 @@ export interface Ingest {
 
 type StepOutcome = EventOutcome | { acked: true };
 
+/** A batch's entries: parsed here, or raw for the writer thread to parse. */
+type QueuedEntry = BatchEntry | RawEntry;
+
 type Work =
-  | { kind: 'batch'; entries: BatchEntry[]; devices: Set<string> }
+  | { kind: 'batch'; entries: QueuedEntry[]; devices: Set<string> }
   | { kind: 'step'; deviceId: string; message: InboundMessage; run: () => Promise<StepOutcome> };
 
 export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest => {
@@ -111,7 +120,13 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
     windowMs: options.logWindowMs ?? LOG_WINDOW_MS,
     now: ctx.now,
   });
-  const writeBatch = createBatchWriter(ctx.db);
+  const threaded = options.writerThread ?? ctx.kind === 'sqlite';
+  const thread = threaded ? createThreadedBatchWriter(ctx.config) : undefined;
+  const writeHere = createBatchWriter(ctx.db);
+  const writeBatch = (entries: QueuedEntry[]): Promise<BatchResult | ThreadedResult> =>
+    thread === undefined
+      ? writeHere(entries.filter((entry): entry is BatchEntry => entry.kind !== 'raw'))
+      : thread.write(entries.filter((entry): entry is RawEntry => entry.kind === 'raw'));
 
   const counters: IngestCounters = {
     received: 0,
@@ -182,7 +197,7 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
     kick();
   };
 
-  const addToBatch = (entry: BatchEntry): void => {
+  const addToBatch = (entry: QueuedEntry): void => {
     if (open === undefined) {
       open = { kind: 'batch', entries: [], devices: new Set() };
       openTimer = setTimeout(seal, maxWaitMs);
@@ -211,12 +226,15 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
     });
 
   /** After a batch committed: its counts, its acknowledgements in arrival order, then one patch per device. */
-  const finishBatch = (work: Extract<Work, { kind: 'batch' }>, result: BatchResult): void => {
+  const finishBatch = (work: Extract<Work, { kind: 'batch' }>, result: BatchResult | ThreadedResult): void => {
     counters.stored += result.stored;
     counters.duplicates += result.duplicates;
     counters.statuses += result.statuses;
+    const refused = 'dropped' in result ? result.dropped : undefined;
     for (const entry of work.entries) {
-      if (entry.kind !== 'drop' && result.unknown.has(entry.deviceId)) drop('unknownDevice', { deviceId: entry.deviceId, topic: entry.message.topic });
+      const parseFault = entry.kind === 'raw' ? refused?.get(entry) : undefined;
+      if (parseFault !== undefined) drop(parseFault.reason, { deviceId: entry.deviceId, topic: entry.message.topic, detail: parseFault.detail });
+      else if (entry.kind !== 'drop' && result.unknown.has(entry.deviceId)) drop('unknownDevice', { deviceId: entry.deviceId, topic: entry.message.topic });
       settle(entry.message);
     }
     for (const patch of result.patches) publish(patch);
@@ -286,6 +304,13 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
 
   /** Hands a parsed message to the queue, or settles a refused one; the message is pending from here. */
   const take = (message: InboundMessage, receivedAt: number): void => {
+    if (thread !== undefined) {
+      const topic = parseTopic(message.topic);
+      if (topic?.kind === 'telemetry' || topic?.kind === 'status') {
+        counters.pending += 1;
+        return addToBatch({ kind: 'raw', deviceId: topic.deviceId, message, receivedAt });
+      }
+    }
     const parsed = parseMessage(message.topic, message.payload, receivedAt);
     counters.pending += 1;
     if (!parsed.ok || parsed.kind === 'cmd') {
@@ -379,6 +404,7 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
       kick();
       while (worker !== undefined) await worker;
       await sweeping;
+      await thread?.close();
       if (counters.pending > 0) {
         log('warn', 'close', { pending: counters.pending }, 'ingest closed with messages not acknowledged: their devices send them again');
       }

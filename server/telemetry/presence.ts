@@ -62,12 +62,11 @@ export const presencePatch = (row: { id: string; online: number; last_seen_at: n
  * has not been heard from for more than `offlineAfterMs` at `now`, and answers them. Conditional, so
  * several server instances sweeping one database report each device once.
  */
-export const markSilentDevicesOffline = (db: Kysely<DB>, now: number, offlineAfterMs: number) =>
-  db
-    .updateTable('devices')
-    .set({ online: 0 })
-    .where('online', '=', 1)
-    .where('session_oc', 'is not', null)
-    .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', now - offlineAfterMs)]))
-    .returning(['id', 'online', 'last_seen_at'])
-    .execute();
+export const markSilentDevicesOffline = async (db: Kysely<DB>, now: number, offlineAfterMs: number) => {
+  const silent = (eb: ExpressionBuilder<DB, 'devices'>) =>
+    eb.and([eb('online', '=', 1), eb('session_oc', 'is not', null), eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', now - offlineAfterMs)])]);
+  // Looked for first: an UPDATE takes SQLite's write lock even when it changes nothing, and the sweep
+  // must not wait for the ingestion's writer when no device is silent (docs/ingest.md, "The writer thread").
+  if ((await db.selectFrom('devices').select('id').where(silent).limit(1).executeTakeFirst()) === undefined) return [];
+  return db.updateTable('devices').set({ online: 0 }).where(silent).returning(['id', 'online', 'last_seen_at']).execute();
+};

@@ -110,7 +110,13 @@ const until = async (condition: () => boolean, what: string, timeoutMs = 5000) =
   }
 };
 
-describe.each(STORE_KINDS)('ingest (%s)', (kind) => {
+/** Each store as the server runs it (SQLite: batches in the writer thread), and SQLite's batches written in process. */
+const WRITERS = [
+  ...STORE_KINDS.map((kind) => ({ kind, writerThread: undefined, name: kind === 'sqlite' ? 'sqlite, writer thread' : kind })),
+  { kind: 'sqlite' as const, writerThread: false, name: 'sqlite, in process' },
+];
+
+describe.each(WRITERS)('ingest ($name)', ({ kind, writerThread }) => {
   const store = useStore(kind);
   const clock = fakeClock(NOW);
   let ctx: AppContext;
@@ -121,7 +127,7 @@ describe.each(STORE_KINDS)('ingest (%s)', (kind) => {
 
   /** A fresh ingest (all are closed after the test): fast batches, no sweep timer, short backoff. */
   const start = (options: Partial<IngestOptions> = {}): Ingest => {
-    ingest = createIngest(ctx, { log: log as unknown as IngestLog, maxWaitMs: 5, sweepIntervalMs: 0, retryFirstMs: 10, retryMaxMs: 40, ...options });
+    ingest = createIngest(ctx, { log: log as unknown as IngestLog, maxWaitMs: 5, sweepIntervalMs: 0, retryFirstMs: 10, retryMaxMs: 40, writerThread, ...options });
     started.push(ingest);
     return ingest;
   };
@@ -474,7 +480,7 @@ describe.each(STORE_KINDS)('ingest (%s)', (kind) => {
   });
 });
 
-describe.each(STORE_KINDS)('ingest batching limits (%s)', (kind) => {
+describe.each(WRITERS)('ingest batching limits ($name)', ({ kind, writerThread }) => {
   const store = useStore(kind);
   beforeAll(async () => {
     await seedFleet(store.context());
@@ -482,7 +488,7 @@ describe.each(STORE_KINDS)('ingest batching limits (%s)', (kind) => {
 
   it("writes a batch larger than one insert statement (the stores' parameter limits) in one transaction", async () => {
     const ctx = store.context({}, () => NOW);
-    const ingest = createIngest(ctx, { log: fakeLog() as unknown as IngestLog, batchSize: 5000, maxWaitMs: 10_000, sweepIntervalMs: 0 });
+    const ingest = createIngest(ctx, { log: fakeLog() as unknown as IngestLog, batchSize: 5000, maxWaitMs: 10_000, sweepIntervalMs: 0, writerThread });
     const sent = Array.from({ length: 4321 }, (_, i) => send(ingest, ...telemetry(i % 3 === 0 ? 'OC-A1' : 'OC-C2', { Time: AT + i, RCP: 1 })));
     await ingest.close();
     expect(sent.every((each) => each.settles() === 1)).toBe(true);

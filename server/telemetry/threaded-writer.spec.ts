@@ -1,0 +1,67 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { seedFleet, T0 } from '../../tests/server/fleet';
+import { MINUTE, useStore } from '../../tests/server/stores';
+import type { InboundMessage } from '../mqtt/transport';
+import { createThreadedBatchWriter, type RawEntry } from './threaded-writer';
+
+const AT = T0 + 30 * MINUTE;
+
+/** Raw entries whose payloads are views into one shared buffer, as a socket's reads hand them over. */
+const entriesOf = (messages: readonly (readonly [string, string, string | Uint8Array])[]): RawEntry[] => {
+  const parts = messages.map(([, , payload]) => (typeof payload === 'string' ? Buffer.from(payload) : Buffer.from(payload)));
+  const shared = Buffer.concat([Buffer.from('unrelated bytes before'), ...parts, Buffer.from('and after')]);
+  let offset = 'unrelated bytes before'.length;
+  return messages.map(([deviceId, kind], index) => {
+    const length = parts[index]?.byteLength ?? 0;
+    const message: InboundMessage = { topic: `oc/${deviceId}/${kind}`, payload: shared.subarray(offset, offset + length), qos: 1, settle: () => undefined };
+    offset += length;
+    return { kind: 'raw', deviceId, message, receivedAt: AT + MINUTE };
+  });
+};
+
+describe('the writer thread: raw telemetry and status parsed and written off the event loop (SQLite)', () => {
+  const store = useStore('sqlite');
+  beforeAll(async () => {
+    await seedFleet(store.context());
+  });
+
+  it('stores what parses, answers why the rest was refused, and keeps each entry its own', async () => {
+    const writer = createThreadedBatchWriter(store.config());
+    try {
+      const entries = entriesOf([
+        ['OC-A1', 'telemetry', JSON.stringify({ Time: AT, RCP: 1.5 })],
+        ['OC-A1', 'telemetry', '{"Time":'],
+        ['OC-C2', 'telemetry', new Uint8Array([0x7b, 0xff, 0x7d])],
+        ['OC-C2', 'telemetry', JSON.stringify({ Time: AT + 1000, RCP: 2 })],
+        ['OC-C2', 'status', 'offline'],
+        ['OC-Z9', 'telemetry', JSON.stringify({ Time: AT, RCP: 1 })],
+      ]);
+      const result = await writer.write(entries);
+      expect(result).toMatchObject({ stored: 2, statuses: 1, unknown: new Set(['OC-Z9']) });
+      expect([...result.dropped].map(([entry, why]) => [entries.indexOf(entry), why.reason])).toEqual([
+        [1, 'json'],
+        [2, 'encoding'],
+      ]);
+      expect(result.patches.map((patch) => [patch.Id, patch.Online])).toEqual([
+        ['OC-A1', true],
+        ['OC-C2', false],
+      ]);
+      const rows = await store.database.db.selectFrom('state_records').select(['device_id', 'time', 'rcp']).where('time', '>=', AT).orderBy('time').execute();
+      expect(rows).toEqual([
+        { device_id: 'OC-A1', time: AT, rcp: 1.5 },
+        { device_id: 'OC-C2', time: AT + 1000, rcp: 2 },
+      ]);
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('starts a thread again for a write after close', async () => {
+    const writer = createThreadedBatchWriter(store.config());
+    await writer.write(entriesOf([['OC-A1', 'telemetry', JSON.stringify({ Time: AT + 2000 })]]));
+    await writer.close();
+    const again = await writer.write(entriesOf([['OC-A1', 'telemetry', JSON.stringify({ Time: AT + 3000 })]]));
+    await writer.close();
+    expect(again.stored).toBe(1);
+  });
+});

@@ -1,0 +1,127 @@
+import { Worker } from 'node:worker_threads';
+import type { RejectReason } from '../../src/domain/mqtt';
+import type { Config } from '../config';
+import type { InboundMessage } from '../mqtt/transport';
+import type { BatchResult } from './batch';
+
+/**
+ * Batches written by a thread of their own (docs/ingest.md, "The writer thread"): on SQLite, the
+ * parsing and the transaction of every telemetry and status message leave the event loop that runs the
+ * broker's sockets, so the two cores share the work (bench/README.md: acknowledgement p99 387 → 112 ms
+ * at 10,000 messages/s). The main thread sends each batch's raw messages, unparsed, in one transferred
+ * buffer; the thread parses them with the shared contract, writes them with the same batch writer on
+ * its own connection, and answers once the transaction has committed. A thread that fails or exits
+ * fails the batches it held, which ingestion retries (a new thread is started): nothing is acknowledged
+ * before its commit.
+ */
+
+/** A telemetry or status message as published, parsed by the thread. */
+export interface RawEntry {
+  kind: 'raw';
+  deviceId: string;
+  message: InboundMessage;
+  receivedAt: number;
+}
+
+/** What the thread gets: each message's topic and where its payload ends in `payloads`. */
+export interface ThreadJob {
+  id: number;
+  messages: { topic: string; deviceId: string; receivedAt: number; end: number }[];
+  payloads: ArrayBuffer;
+}
+
+export interface ThreadDrop {
+  /** The message's index in the job. */
+  index: number;
+  reason: RejectReason;
+  detail?: string;
+}
+
+export type ThreadAnswer =
+  | { id: number; ok: true; unknown: string[]; stored: number; duplicates: number; statuses: number; patches: string; drops: ThreadDrop[] }
+  | { id: number; ok: false; error: string };
+
+export interface ThreadedResult extends BatchResult {
+  /** The entries the thread refused at parsing, with why. */
+  dropped: Map<RawEntry, Omit<ThreadDrop, 'index'>>;
+}
+
+export interface ThreadedBatchWriter {
+  write: (entries: readonly RawEntry[]) => Promise<ThreadedResult>;
+  /** Stops the thread (its connection closed); call once nothing is being written. */
+  close: () => Promise<void>;
+}
+
+/** The thread's module, loaded through tsx as the server's own modules are (package.json: node --import tsx). */
+const BOOTSTRAP = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./writer-thread.ts', import.meta.url).href)}); })`;
+
+/** The raw messages of a batch, their payloads copied into one buffer the thread takes over. */
+const jobOf = (id: number, entries: readonly RawEntry[]): ThreadJob => {
+  const payloads = new ArrayBuffer(entries.reduce((total, entry) => total + entry.message.payload.byteLength, 0));
+  const bytes = new Uint8Array(payloads);
+  let end = 0;
+  const messages = entries.map(({ deviceId, message, receivedAt }) => {
+    bytes.set(message.payload, end);
+    end += message.payload.byteLength;
+    return { topic: message.topic, deviceId, receivedAt, end };
+  });
+  return { id, messages, payloads };
+};
+
+/**
+ * Starts the thread at once (its memory is the server's from the start, not the first devices'), and
+ * again for a write after it failed or was closed.
+ */
+export const createThreadedBatchWriter = (config: Pick<Config, 'database' | 'sqliteSynchronous'>): ThreadedBatchWriter => {
+  let jobs = 0;
+  const waiting = new Map<number, { entries: readonly RawEntry[]; resolve: (result: ThreadedResult) => void; reject: (error: Error) => void }>();
+
+  const failAll = (failed: Worker, error: Error): void => {
+    if (thread === failed) thread = undefined;
+    for (const job of waiting.values()) job.reject(error);
+    waiting.clear();
+  };
+
+  const answered = (answer: ThreadAnswer): void => {
+    const job = waiting.get(answer.id);
+    if (job === undefined) return;
+    waiting.delete(answer.id);
+    if (!answer.ok) return job.reject(new Error(answer.error));
+    const dropped = new Map<RawEntry, Omit<ThreadDrop, 'index'>>();
+    for (const { index, ...why } of answer.drops) {
+      const entry = job.entries[index];
+      if (entry !== undefined) dropped.set(entry, why);
+    }
+    const { unknown, stored, duplicates, statuses } = answer;
+    job.resolve({ unknown: new Set(unknown), stored, duplicates, statuses, patches: JSON.parse(answer.patches) as BatchResult['patches'], dropped });
+  };
+
+  function start(): Worker {
+    const started = new Worker(BOOTSTRAP, { eval: true, workerData: { database: config.database, sqliteSynchronous: config.sqliteSynchronous } });
+    // Ingestion's own close stops it; an idle thread must not keep the process alive.
+    started.unref();
+    started.on('message', answered);
+    started.on('error', (error) => failAll(started, error));
+    started.on('exit', (code) => failAll(started, new Error(`the batch writer's thread exited (${code})`)));
+    return started;
+  }
+  let thread: Worker | undefined = start();
+
+  return {
+    write: (entries) =>
+      new Promise((resolve, reject) => {
+        jobs += 1;
+        const job = jobOf(jobs, entries);
+        thread ??= start();
+        waiting.set(job.id, { entries, resolve, reject });
+        thread.postMessage(job, [job.payloads]);
+      }),
+    close: async () => {
+      const running = thread;
+      thread = undefined;
+      if (running === undefined) return;
+      running.postMessage('close');
+      await new Promise((resolve) => running.once('exit', resolve));
+    },
+  };
+};

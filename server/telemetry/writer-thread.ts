@@ -1,0 +1,61 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { parseMessage } from '../../src/domain/mqtt';
+import type { Config } from '../config';
+import { createDatabase } from '../db/database';
+import type { InboundMessage } from '../mqtt/transport';
+import { createBatchWriter, type BatchEntry } from './batch';
+import type { ThreadAnswer, ThreadDrop, ThreadJob } from './threaded-writer';
+
+/**
+ * The batch writer's thread (threaded-writer.ts starts it): parses each raw telemetry or status message
+ * with the shared contract, exactly as ingestion does in process, and writes the batch with the same
+ * writer (batch.ts) on its own connection to the store. Answers each job, in order, once its
+ * transaction has committed (or with the error that stopped it: nothing of it was written).
+ */
+
+const { db } = createDatabase(workerData as Pick<Config, 'database' | 'sqliteSynchronous'>);
+const write = createBatchWriter(db);
+/** The thread never settles a message: the main thread does, after this answer. */
+const unsettled: InboundMessage = { topic: '', payload: Buffer.alloc(0), qos: 1, settle: () => undefined };
+
+const entriesOf = (job: ThreadJob): { entries: BatchEntry[]; drops: ThreadDrop[] } => {
+  const bytes = new Uint8Array(job.payloads);
+  const entries: BatchEntry[] = [];
+  const drops: ThreadDrop[] = [];
+  job.messages.forEach(({ topic, deviceId, receivedAt, end }, index) => {
+    const start = index === 0 ? 0 : (job.messages[index - 1]?.end ?? 0);
+    const parsed = parseMessage(topic, bytes.subarray(start, end), receivedAt);
+    if (parsed.ok && parsed.kind === 'telemetry') entries.push({ kind: 'telemetry', deviceId, message: unsettled, receivedAt, reading: parsed.message });
+    else if (parsed.ok && parsed.kind === 'status') entries.push({ kind: 'status', deviceId, message: unsettled, receivedAt, status: parsed.message });
+    else {
+      // Only telemetry and status topics are sent here, so a parsed message is always one of them.
+      drops.push(parsed.ok ? { index, reason: 'topic' } : { index, reason: parsed.reason, detail: parsed.detail });
+      entries.push({ kind: 'drop', deviceId, message: unsettled });
+    }
+  });
+  return { entries, drops };
+};
+
+parentPort?.on('message', (job: ThreadJob | 'close') => {
+  if (job === 'close') {
+    void db.destroy().finally(() => parentPort?.close());
+    return;
+  }
+  const { entries, drops } = entriesOf(job);
+  write(entries).then(
+    (result) => {
+      const answer: ThreadAnswer = {
+        id: job.id,
+        ok: true,
+        unknown: [...result.unknown],
+        stored: result.stored,
+        duplicates: result.duplicates,
+        statuses: result.statuses,
+        patches: JSON.stringify(result.patches),
+        drops,
+      };
+      parentPort?.postMessage(answer);
+    },
+    (error: unknown) => parentPort?.postMessage({ id: job.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies ThreadAnswer),
+  );
+});
