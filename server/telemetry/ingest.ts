@@ -4,7 +4,7 @@ import { applyAck } from '../commands/acks';
 import type { CommandLog } from '../commands/outcomes';
 import type { AppContext } from '../context';
 import type { InboundMessage } from '../mqtt/transport';
-import { createBatchWriter, type BatchEntry, type BatchResult } from './batch';
+import { createBatchWriter, type BatchEntry, type BatchResult, type BatchWriter } from './batch';
 import { createThreadedBatchWriter, type RawEntry, type ThreadedResult } from './threaded-writer';
 import { handleEvent, type EventOutcome } from './events';
 import { LOG_BURST, LOG_WINDOW_MS, printable, rateLimitedLog, type IngestLog, type LimitedLog, type LogLevel } from './log';
@@ -25,6 +25,10 @@ import { markSilentDevicesOffline, OFFLINE_AFTER_MS, OFFLINE_SWEEP_INTERVAL_MS, 
  * Per-device order: a step (an event or an ack) of a device whose messages wait in the open batch
  * closes that batch first, so it runs after them; a refused message waits in the open batch so that its
  * acknowledgement keeps its place among the device's (MQTT acknowledges QoS 1 in order).
+ *
+ * With the writer thread (`writerThread`, the default on SQLite: threaded-writer.ts), telemetry and
+ * status skip parseMessage here: they join the batch raw, and the thread parses and writes them, saying
+ * which it refused and why; the worker then counts, settles and publishes as above.
  */
 
 /** Entries per batch: at 10,000 messages/s a batch fills in 100 ms, so `maxWaitMs` is what usually closes it. */
@@ -120,13 +124,14 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
     windowMs: options.logWindowMs ?? LOG_WINDOW_MS,
     now: ctx.now,
   });
-  const threaded = options.writerThread ?? ctx.kind === 'sqlite';
-  const thread = threaded ? createThreadedBatchWriter(ctx.config) : undefined;
-  const writeHere = createBatchWriter(ctx.db);
-  const writeBatch = (entries: QueuedEntry[]): Promise<BatchResult | ThreadedResult> =>
-    thread === undefined
-      ? writeHere(entries.filter((entry): entry is BatchEntry => entry.kind !== 'raw'))
-      : thread.write(entries.filter((entry): entry is RawEntry => entry.kind === 'raw'));
+  const thread = (options.writerThread ?? ctx.kind === 'sqlite') ? createThreadedBatchWriter(ctx.config) : undefined;
+  let writeHere: BatchWriter | undefined;
+  /** A batch's raw entries written by the thread, or the batch written here (without a thread nothing is raw). */
+  const writeBatch = (entries: QueuedEntry[]): Promise<BatchResult | ThreadedResult> => {
+    if (thread !== undefined) return thread.write(entries.filter((entry): entry is RawEntry => entry.kind === 'raw'));
+    writeHere ??= createBatchWriter(ctx.db);
+    return writeHere(entries.filter((entry): entry is BatchEntry => entry.kind !== 'raw'));
+  };
 
   const counters: IngestCounters = {
     received: 0,
@@ -302,7 +307,7 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
   // -------------------------------------------------------------------------------------------------
   // Accepting
 
-  /** Hands a parsed message to the queue, or settles a refused one; the message is pending from here. */
+  /** Hands a message to the queue (raw for the writer thread, or parsed here), or settles a refused one; the message is pending from here. */
   const take = (message: InboundMessage, receivedAt: number): void => {
     if (thread !== undefined) {
       const topic = parseTopic(message.topic);
