@@ -1,10 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { ExpressionBuilder } from 'kysely';
 import type { AuditAction } from '../../src/domain/audit';
 import type { CommandOutcome, CommandStatus } from '../../src/domain/live';
 import type { FinalCommandStatus } from '../../src/resources/devices/commands';
 import type { Command } from '../../src/domain/mqtt';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
+import type { DB } from '../db/schema';
 
 /**
  * What becomes of a command once it is sent (docs/commands.md): the device acknowledges it ('acked'),
@@ -28,6 +30,17 @@ export interface CommandFilter {
   /** Issued at or before this time (epoch ms). */
   issuedUpTo?: number;
 }
+
+/** The commands still 'sent' that `filter` names: what settleCommands moves, and what its callers may look for first. */
+export const unsettled =
+  (filter: CommandFilter) =>
+  (eb: ExpressionBuilder<DB, 'device_commands'>) =>
+    eb.and([
+      eb('status', '=', 'sent'),
+      ...(filter.cmdId === undefined ? [] : [eb('cmd_id', '=', filter.cmdId)]),
+      ...(filter.deviceId === undefined ? [] : [eb('device_id', '=', filter.deviceId)]),
+      ...(filter.issuedUpTo === undefined ? [] : [eb('issued_at', '<=', filter.issuedUpTo)]),
+    ]);
 
 export const OUTCOME_ACTIONS: Record<FinalCommandStatus, AuditAction> = {
   acked: 'device.commandAcked',
@@ -67,14 +80,12 @@ export const announce = (ctx: Pick<AppContext, 'live'>, outcome: CommandOutcome)
 export const settleCommands = async (ctx: OutcomeContext, filter: CommandFilter, settlement: Settlement, at: number): Promise<CommandOutcome[]> => {
   const error = settlement.status === 'refused' ? (settlement.error ?? null) : null;
   const outcomes = await ctx.db.transaction().execute(async (trx) => {
-    let update = trx
+    const rows = await trx
       .updateTable('device_commands')
       .set({ status: settlement.status, error, answered_at: at })
-      .where('status', '=', 'sent');
-    if (filter.cmdId !== undefined) update = update.where('cmd_id', '=', filter.cmdId);
-    if (filter.deviceId !== undefined) update = update.where('device_id', '=', filter.deviceId);
-    if (filter.issuedUpTo !== undefined) update = update.where('issued_at', '<=', filter.issuedUpTo);
-    const rows = await update.returning(['cmd_id', 'device_id', 'type', 'issued_by']).execute();
+      .where(unsettled(filter))
+      .returning(['cmd_id', 'device_id', 'type', 'issued_by'])
+      .execute();
     if (rows.length === 0) return [];
 
     const issuerIds = [...new Set(rows.flatMap((row) => (row.issued_by === null ? [] : [row.issued_by])))];

@@ -3,7 +3,7 @@ import { DEFAULT_COMMAND_TIMEOUT_SECONDS } from '../config';
 import type { AppContext } from '../context';
 import { globalPlugin } from '../plugin';
 import { sweepEvery } from '../sweep';
-import { settleCommands } from './outcomes';
+import { settleCommands, unsettled } from './outcomes';
 
 /** Checking every second reports an unanswered command at most a second after its timeout. */
 export const COMMAND_SWEEP_INTERVAL_MS = 1000;
@@ -16,9 +16,9 @@ export const COMMAND_SWEEP_INTERVAL_MS = 1000;
 export const timeOutUnanswered = async (ctx: Pick<AppContext, 'db' | 'live'>, now: number, timeoutMs: number): Promise<CommandOutcome[]> => {
   // Looked for first, outside a transaction: settling takes SQLite's write lock, and a sweep that finds
   // nothing must not wait for the ingestion's writer (docs/ingest.md, "The writer thread").
-  const due = await ctx.db.selectFrom('device_commands').select('cmd_id').where('status', '=', 'sent').where('issued_at', '<=', now - timeoutMs).limit(1).executeTakeFirst();
-  if (due === undefined) return [];
-  return settleCommands(ctx, { issuedUpTo: now - timeoutMs }, { status: 'timeout', reason: 'noAnswer' }, now);
+  const overdue = { issuedUpTo: now - timeoutMs };
+  if ((await ctx.db.selectFrom('device_commands').select('cmd_id').where(unsettled(overdue)).limit(1).executeTakeFirst()) === undefined) return [];
+  return settleCommands(ctx, overdue, { status: 'timeout', reason: 'noAnswer' }, now);
 };
 
 export interface CommandSweeperOptions {

@@ -7,6 +7,7 @@ export const ok = <T>(data: T, msg = 'success'): Envelope<T> => ({ data, status:
 
 /** Stands for a rendered list in the envelope's text until the text is put in its place. */
 const RENDERED_LIST = '\u0000rendered list';
+const RENDERED_LIST_JSON = JSON.stringify(RENDERED_LIST);
 
 /**
  * ok({ list, total }, msg) as JSON text, with `list` already JSON text (a list rendered by the store:
@@ -14,7 +15,7 @@ const RENDERED_LIST = '\u0000rendered list';
  * answer's; only the list's place in it is filled with the text as it is.
  */
 export const okRendered = (list: string, total: number, msg: string): string =>
-  JSON.stringify(ok({ list: RENDERED_LIST, total }, msg)).replace(JSON.stringify(RENDERED_LIST), () => list);
+  JSON.stringify(ok({ list: RENDERED_LIST, total }, msg)).replace(RENDERED_LIST_JSON, () => list);
 
 /** A failure envelope; failures carry no data. */
 export const fail = (code: Code, msg: string): Envelope<null> => ({ data: null, status: 'fail', msg, code });
