@@ -60,6 +60,8 @@ describe.each(STORE_KINDS)('database (%s)', (kind) => {
       expect(await pragma('synchronous')).toBe(1); // NORMAL
       expect(await pragma('foreign_keys')).toBe(1);
       expect(await pragma('busy_timeout')).toBe(5000);
+      // Checkpoints far apart (docs/ingest.md, "Checkpoints"), on every connection alike.
+      expect(await pragma('wal_autocheckpoint')).toBe(20_000);
 
       const full = await store.app({ env: { SQLITE_SYNCHRONOUS: 'full' } });
       const result = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(full.ctx.db);
