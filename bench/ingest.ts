@@ -8,14 +8,15 @@ import type { DevicePatch } from '../src/domain/live';
 import { createEventStreamParser, readEventStream } from '../src/providers/live/sse';
 import { cpuTimeMs, freePort, startChild, type Child } from './children';
 import { percentiles, type LoadAnswer, type LoadCommand, type Percentiles } from './ingest-load';
-import { ingestEnv, seedIngest, WATCHER } from './ingest-seed';
+import { HISTORY_PER_DEVICE, ingestEnv, seedIngest, WATCHER } from './ingest-seed';
 import { machine, numberSetting, writeResults } from './report';
 
 /**
  * `npm run bench:ingest` (issue 5, point 8): chambers publish QoS 1 telemetry to the server's embedded
  * broker while browsers watch the live stream.
  *
- * 1. Seeds a fresh SQLite store (bench/ingest-seed.ts): publishing devices, idle devices, a watcher.
+ * 1. Seeds a fresh SQLite store (bench/ingest-seed.ts): publishing devices with HISTORY_PER_DEVICE
+ *    earlier readings each (the store's steady state), idle devices, a watcher.
  * 2. Ceiling: a bare aedes broker (bench/broker-ceiling.ts); the publishing devices publish as fast as
  *    acknowledgements allow (one in flight each) for BENCH_CEILING_SECONDS.
  * 3. The server (server/main.ts, one process, embedded broker on a free MQTT_PORT): the idle devices
@@ -48,6 +49,7 @@ const settings = {
   idleDevices: numberSetting('BENCH_IDLE_DEVICES', 2_000),
   streams: numberSetting('BENCH_STREAMS', 20),
   watchedDevices: numberSetting('BENCH_WATCHED', 100),
+  historyPerDevice: numberSetting('BENCH_HISTORY', HISTORY_PER_DEVICE),
   /** The first seconds of the run are not counted in the sustained rate (connections warming up). */
   warmupSeconds: 5,
 };
@@ -167,7 +169,7 @@ const writeIngestReport = (report: IngestReport): string =>
       `Latest run: **${report.date}** (${file}), ${report.met ? '**targets met**' : '**target MISSED**'}.`,
       '',
       `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Load average at the end: ${s.load}.`,
-      `Load: ${report.settings.publishingDevices} publishing devices, ${report.settings.idleDevices} idle ones, ${report.settings.streams} live streams of a Level-1 watcher managing ${report.settings.watchedDevices} devices; ${report.settings.ratePerSecond} messages/s offered for ${report.settings.durationSeconds} s.`,
+      `Load: ${report.settings.publishingDevices} publishing devices (${report.settings.historyPerDevice} readings of history each), ${report.settings.idleDevices} idle ones, ${report.settings.streams} live streams of a Level-1 watcher managing ${report.settings.watchedDevices} devices; ${report.settings.ratePerSecond} messages/s offered for ${report.settings.durationSeconds} s.`,
       '',
       '| measure | result | target |',
       '|---|--:|--:|',
@@ -211,7 +213,8 @@ const sampleRows = (file: string) => {
   return {
     samples,
     read,
-    count: (): number => (reader.prepare('select count(*) as n from state_records').get() as { n: number }).n,
+    /** Readings stored after the row `after` (the seeded history comes before the run's first). */
+    countAfter: (after: number): number => (reader.prepare('select count(*) as n from state_records where id > ?').get(after) as { n: number }).n,
     stop: () => {
       clearInterval(timer);
       reader.close();
@@ -231,8 +234,9 @@ const main = async (): Promise<number> => {
       publishing: settings.publishingDevices,
       idle: settings.idleDevices,
       watched: settings.watchedDevices,
+      history: settings.historyPerDevice,
     });
-    log(`seeded ${fleet.publishing.length} publishing and ${fleet.idle.length} idle devices in ${dataDir}`);
+    log(`seeded ${fleet.publishing.length} publishing devices (${settings.historyPerDevice} readings of history each) and ${fleet.idle.length} idle ones in ${dataDir}`);
 
     // Ceiling: the bare broker.
     const ceiling = await startCeiling();
@@ -289,7 +293,7 @@ const main = async (): Promise<number> => {
     const ownCpu = process.cpuUsage(ownCpuBefore);
     // Every acknowledged reading must be in the store (the PUBACK waited for its commit).
     for (let waited = 0; rows.read() - rowsBefore < run.acked && waited < 10_000; waited += 100) await sleep(100);
-    const stored = rows.count();
+    const stored = rows.countAfter(rowsBefore);
     const window = rows.samples.filter((sample) => sample.at >= started + settings.warmupSeconds * 1000 && sample.at <= started + settings.durationSeconds * 1000);
     const first = window[0];
     const last = window[window.length - 1];

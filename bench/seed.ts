@@ -1,6 +1,7 @@
 import { createLiveFeed } from '../server/live/feed';
 import { unlinked } from '../server/mqtt/link';
 import path from 'node:path';
+import type SqliteDatabase from 'better-sqlite3';
 import { seededRandom } from '../src/domain/random';
 import { bootstrap } from '../server/accounts/bootstrap';
 import { createAccount } from '../server/accounts/service';
@@ -66,6 +67,40 @@ export interface SeedResult {
 const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
+ * Writes readings with plausible values straight into state_records (both benchmarks' seeds): the
+ * answer inserts `id`'s reading at `time`; `sequence` (the reading's number in its device's series)
+ * varies the cyclic fields. Call it inside a transaction.
+ */
+export const readingInserter = (connection: SqliteDatabase.Database, random: () => number): ((id: string, time: number, sequence: number) => void) => {
+  const statement = connection.prepare(
+    `insert into state_records (device_id, time, l, sp, st, ss, sl, sa, rcp, rrd, rcpi02, rgpi02, rct, rcrh, hm_hr, hm_sp02, hm_bp)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  return (id, time, sequence) => {
+    const pressure = round(1 + random() * 0.5, 2);
+    statement.run(
+      id,
+      time,
+      sequence % 2,
+      pressure,
+      60,
+      ['F', 'M', 'S'][sequence % 3] ?? 'F',
+      1,
+      0,
+      pressure,
+      60 - (sequence % 60),
+      round(20.5 + random() * 2, 2),
+      round(93 + random() * 2, 2),
+      round(20 + random() * 5, 1),
+      round(50 + random() * 20, 1),
+      60 + Math.floor(random() * 30),
+      95 + Math.floor(random() * 5),
+      `${115 + Math.floor(random() * 10)}/${75 + Math.floor(random() * 6)}`,
+    );
+  };
+};
+
+/**
  * Migrates a fresh store, creates the super administrator (the server's own bootstrap, ROOT) and a
  * first-level administrator under it (real scrypt hashes); answers that administrator's id.
  */
@@ -129,38 +164,13 @@ export const seed = async (dataDir: string): Promise<SeedResult> => {
       }
     })();
 
-    const insertReading = connection.prepare(
-      `insert into state_records (device_id, time, l, sp, st, ss, sl, sa, rcp, rrd, rcpi02, rgpi02, rct, rcrh, hm_hr, hm_sp02, hm_bp)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const insertReading = readingInserter(connection, random);
     const ids = Array.from({ length: DEVICES }, (_, index) => deviceId(index));
     const MINUTES_PER_TRANSACTION = 100;
     for (let from = 0; from < READINGS_PER_DEVICE; from += MINUTES_PER_TRANSACTION) {
       connection.transaction(() => {
         for (let minute = from; minute < Math.min(from + MINUTES_PER_TRANSACTION, READINGS_PER_DEVICE); minute += 1) {
-          const time = T0 + minute * MINUTE;
-          for (const id of ids) {
-            const pressure = round(1 + random() * 0.5, 2);
-            insertReading.run(
-              id,
-              time,
-              minute % 2,
-              pressure,
-              60,
-              ['F', 'M', 'S'][minute % 3] ?? 'F',
-              1,
-              0,
-              pressure,
-              60 - (minute % 60),
-              round(20.5 + random() * 2, 2),
-              round(93 + random() * 2, 2),
-              round(20 + random() * 5, 1),
-              round(50 + random() * 20, 1),
-              60 + Math.floor(random() * 30),
-              95 + Math.floor(random() * 5),
-              `${115 + Math.floor(random() * 10)}/${75 + Math.floor(random() * 6)}`,
-            );
-          }
+          for (const id of ids) insertReading(id, T0 + minute * MINUTE, minute);
         }
       })();
     }
