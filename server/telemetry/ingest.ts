@@ -194,18 +194,32 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
   let closing = false;
   let wake: (() => void) | undefined;
 
+  /** The open batch has waited `maxWaitMs` while the worker was busy: the worker seals it when it is free. */
+  let openDue = false;
+
   const seal = (): void => {
     if (open === undefined) return;
     clearTimeout(openTimer);
+    openDue = false;
     queue.push(open);
     open = undefined;
     kick();
   };
 
+  /**
+   * The open batch's wait is over. While the worker is still writing, the batch keeps filling (up to
+   * `batchSize`) instead of queueing behind it as one more small batch: under load batches grow, and each
+   * commit, devices update and WAL page serves more readings (docs/ingest.md, "Batches").
+   */
+  const sealWhenFree = (): void => {
+    if (worker === undefined) seal();
+    else openDue = true;
+  };
+
   const addToBatch = (entry: QueuedEntry): void => {
     if (open === undefined) {
       open = { kind: 'batch', entries: [], devices: new Set() };
-      openTimer = setTimeout(seal, maxWaitMs);
+      openTimer = setTimeout(sealWhenFree, maxWaitMs);
       openTimer.unref();
     }
     open.entries.push(entry);
@@ -292,6 +306,7 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
         return;
       }
       queue.shift();
+      if (queue.length === 0 && openDue) seal();
     }
   };
 

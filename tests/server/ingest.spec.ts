@@ -453,6 +453,24 @@ describe.each(WRITERS)('ingest ($name)', ({ kind, writerThread }) => {
     expect(ingest.counters).toMatchObject({ stored: 2, events: 1, pending: 0 });
   });
 
+  it('while a write is in progress, the open batch keeps filling past maxWaitMs and is written as one when the worker is free', async () => {
+    const broken = await breakInserts(ctx);
+    const first = send(ingest, ...telemetry('OC-A1', { Time: AT }));
+    await until(() => ingest.counters.failures >= 1, 'a failed attempt');
+    // Ten readings, each after the 5 ms maxWaitMs has passed, while the worker retries the first batch.
+    const later = [];
+    for (let i = 1; i <= 10; i += 1) {
+      later.push(send(ingest, ...telemetry(i % 2 === 0 ? 'OC-A1' : 'OC-B1', { Time: AT + i * 1000 })));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(later.every((each) => each.settles() === 0)).toBe(true);
+
+    await broken.heal();
+    await Promise.all([first.settled, ...later.map((each) => each.settled)]);
+    expect(ingest.counters).toMatchObject({ stored: 11, commits: 2, pending: 0 });
+    expect((await readings(ctx, 'OC-B1')).map((row) => row.time)).toEqual([1, 3, 5, 7, 9].map((i) => AT + i * 1000));
+  });
+
   it('on close writes what is pending; after close, and beyond maxPending, refuses without acknowledging', async () => {
     start({ maxWaitMs: 10_000, maxPending: 2 });
     const kept = [send(ingest, ...telemetry('OC-A1', { Time: AT })), send(ingest, ...telemetry('OC-A1', { Time: AT + 1 }))];
