@@ -10,15 +10,15 @@ import { readingInserter, ROOT, seedAccounts } from './seed';
  * The store of `npm run bench:ingest`, in a fresh SQLite DATA_DIR: the super administrator and a
  * watcher (Level 1) who manages WATCHED of the publishing devices, every device with a secret whose
  * hash is stored as registration stores it (the chambers' process gets the secrets), and
- * earlier readings of each publishing device.
+ * HISTORY_PER_DEVICE earlier readings of each publishing device.
  */
 
 /**
- * Readings each publishing device already has by default (BENCH_HISTORY), one a second before the run, written device by device
- * in time order as a live fleet writes them. A store in service is in its steady state: each device's
- * readings span more than a leaf of the `(device_id, time)` index, so every new reading dirties its own
- * device's leaf. From an empty store that state came only after some 35 s of the run, and the seconds
- * before it cost a fraction as much (bench/README.md, eighth round).
+ * Readings each publishing device already has (BENCH_HISTORY's default): one a second before the run,
+ * written device by device in time order as a live fleet writes them. A store in service is in its
+ * steady state: each device's readings span more than a leaf of the `(device_id, time)` index, so every
+ * new reading dirties its own device's leaf. From an empty store that state came only after some 35 s
+ * of the run, and the seconds before it cost a fraction as much (bench/README.md, eighth round).
  */
 export const HISTORY_PER_DEVICE = 300;
 

@@ -33,7 +33,7 @@ import { markSilentDevicesOffline, OFFLINE_AFTER_MS, OFFLINE_SWEEP_INTERVAL_MS, 
 
 /** Entries per batch: at 10,000 messages/s a batch fills in 100 ms, so `maxWaitMs` is what usually closes it. */
 export const BATCH_SIZE = 1000;
-/** The longest a message waits for its batch to close; acknowledgement latency is this plus the write. */
+/** How long a batch stays open while the worker is free (while it writes, until it is free); acknowledgement latency is this plus the write. */
 export const BATCH_MAX_WAIT_MS = 20;
 /** Messages accepted and not yet settled beyond which new ones are refused unacknowledged (about 5 s at the target rate). */
 export const MAX_PENDING = 50_000;
