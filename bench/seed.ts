@@ -66,6 +66,9 @@ export interface SeedResult {
 
 const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
+/** Pressurisation speeds the seeded readings cycle through (SS). */
+const SPEEDS = ['F', 'M', 'S'] as const;
+
 /**
  * Writes readings with plausible values straight into state_records (both benchmarks' seeds): the
  * answer inserts `id`'s reading at `time`; `sequence` (the reading's number in its device's series)
@@ -84,7 +87,7 @@ export const readingInserter = (connection: SqliteDatabase.Database, random: () 
       sequence % 2,
       pressure,
       60,
-      ['F', 'M', 'S'][sequence % 3] ?? 'F',
+      SPEEDS[sequence % SPEEDS.length] ?? 'F',
       1,
       0,
       pressure,
