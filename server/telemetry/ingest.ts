@@ -124,7 +124,12 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
     windowMs: options.logWindowMs ?? LOG_WINDOW_MS,
     now: ctx.now,
   });
-  const thread = (options.writerThread ?? ctx.kind === 'sqlite') ? createThreadedBatchWriter(ctx.config) : undefined;
+  const thread =
+    (options.writerThread ?? ctx.kind === 'sqlite')
+      ? createThreadedBatchWriter(ctx.config, {
+          checkpoints: { onError: (error) => log('warn', 'checkpoint', { err: error }, 'sqlite: the checkpoint thread failed; the WAL is checkpointed by its writers from now on') },
+        })
+      : undefined;
   let writeHere: BatchWriter | undefined;
   /** A batch's raw entries written by the thread, or the batch written here (without a thread nothing is raw). */
   const writeBatch = (entries: QueuedEntry[]): Promise<BatchResult | ThreadedResult> => {

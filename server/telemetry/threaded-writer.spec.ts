@@ -1,6 +1,7 @@
-import { describe, expect, it, beforeAll } from 'vitest';
+import { describe, expect, it, beforeAll, vi } from 'vitest';
 import { seedFleet, T0 } from '../../tests/server/fleet';
 import { MINUTE, useStore } from '../../tests/server/stores';
+import type { CheckpointReport } from '../db/checkpointer';
 import type { InboundMessage } from '../mqtt/transport';
 import { createThreadedBatchWriter, type RawEntry } from './threaded-writer';
 
@@ -54,6 +55,17 @@ describe('the writer thread: raw telemetry and status parsed and written off the
     } finally {
       await writer.close();
     }
+  });
+
+  it('checkpoints the store from a thread of its own while it writes, until it is closed', async () => {
+    const reports: CheckpointReport[] = [];
+    const writer = createThreadedBatchWriter(store.config(), { checkpoints: { intervalMs: 10, onReport: (report) => reports.push(report) } });
+    await writer.write(entriesOf([['OC-A1', 'telemetry', JSON.stringify({ Time: AT + 1500 })]]));
+    await vi.waitFor(() => expect(reports.some((report) => report.log > 0 && report.checkpointed === report.log)).toBe(true), { timeout: 10_000 });
+    await writer.close();
+    const seen = reports.length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reports.length).toBe(seen);
   });
 
   it('starts a thread again for a write after close', async () => {

@@ -1,6 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { RejectReason } from '../../src/domain/mqtt';
 import type { Config } from '../config';
+import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from '../db/checkpointer';
+import { startTsWorker } from '../db/ts-worker';
 import type { InboundMessage } from '../mqtt/transport';
 import type { BatchResult } from './batch';
 
@@ -46,14 +48,16 @@ export interface ThreadedResult extends BatchResult {
   dropped: Map<RawEntry, Omit<ThreadDrop, 'index'>>;
 }
 
-export interface ThreadedBatchWriter {
-  write: (entries: readonly RawEntry[]) => Promise<ThreadedResult>;
-  /** Stops the thread (its connection closed); call once nothing is being written. */
-  close: () => Promise<void>;
+export interface ThreadedBatchWriterOptions {
+  /** On SQLite, the WAL's checkpoints are a thread's of their own (server/db/checkpointer.ts), started and stopped with the writer's. */
+  checkpoints?: CheckpointerOptions;
 }
 
-/** The thread's module, loaded through tsx as the server's own modules are (package.json: node --import tsx). */
-const BOOTSTRAP = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./writer-thread.ts', import.meta.url).href)}); })`;
+export interface ThreadedBatchWriter {
+  write: (entries: readonly RawEntry[]) => Promise<ThreadedResult>;
+  /** Stops the threads (their connections closed); call once nothing is being written. */
+  close: () => Promise<void>;
+}
 
 /** The raw messages of a batch, their payloads copied into one buffer the thread takes over. */
 const jobOf = (id: number, entries: readonly RawEntry[]): ThreadJob => {
@@ -72,8 +76,12 @@ const jobOf = (id: number, entries: readonly RawEntry[]): ThreadJob => {
  * Starts the thread at once (its memory is the server's from the start, not the first devices'), and
  * again for a write after it failed or was closed.
  */
-export const createThreadedBatchWriter = (config: Pick<Config, 'database' | 'sqliteSynchronous'>): ThreadedBatchWriter => {
+export const createThreadedBatchWriter = (
+  config: Pick<Config, 'database' | 'sqliteSynchronous'>,
+  options: ThreadedBatchWriterOptions = {},
+): ThreadedBatchWriter => {
   let jobs = 0;
+  let checkpointer: Checkpointer | undefined;
   const waiting = new Map<number, { entries: readonly RawEntry[]; resolve: (result: ThreadedResult) => void; reject: (error: Error) => void }>();
 
   const failAll = (failed: Worker, error: Error): void => {
@@ -97,9 +105,10 @@ export const createThreadedBatchWriter = (config: Pick<Config, 'database' | 'sql
   };
 
   function start(): Worker {
-    const started = new Worker(BOOTSTRAP, { eval: true, workerData: { database: config.database, sqliteSynchronous: config.sqliteSynchronous } });
-    // Ingestion's own close stops it; an idle thread must not keep the process alive.
-    started.unref();
+    const { database } = config;
+    if (database.kind === 'sqlite') checkpointer ??= startCheckpointer(database.file, config.sqliteSynchronous, options.checkpoints);
+    // Ingestion's own close stops it.
+    const started = startTsWorker(new URL('./writer-thread.ts', import.meta.url), { database: config.database, sqliteSynchronous: config.sqliteSynchronous });
     started.on('message', answered);
     started.on('error', (error) => failAll(started, error));
     started.on('exit', (code) => failAll(started, new Error(`the batch writer's thread exited (${code})`)));
@@ -118,7 +127,10 @@ export const createThreadedBatchWriter = (config: Pick<Config, 'database' | 'sql
       }),
     close: async () => {
       const running = thread;
+      const checkpoints = checkpointer;
       thread = undefined;
+      checkpointer = undefined;
+      await checkpoints?.stop();
       if (running === undefined) return;
       running.postMessage('close');
       await new Promise((resolve) => running.once('exit', resolve));
