@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadConfig, type Env } from '../server/config';
-import { openSqlite } from '../server/db/database';
+import { openSqlite } from '../server/db/sqlite';
 import { hashDeviceSecret } from '../server/devices/registry';
 import { seededRandom } from '../src/domain/random';
 import type { BenchDevice } from './ingest-load';

@@ -8,7 +8,8 @@ import { createAccount } from '../server/accounts/service';
 import { createPasswordHasher } from '../server/auth/passwords';
 import { loadConfig, type Config, type Env } from '../server/config';
 import type { AppContext } from '../server/context';
-import { createDatabase, openSqlite } from '../server/db/database';
+import { createDatabase } from '../server/db/database';
+import { openSqlite } from '../server/db/sqlite';
 import { migrateToLatest } from '../server/db/migrations';
 
 /**

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CheckpointerData, CheckpointReport } from './checkpointer';
-import { openSqlite } from './database';
+import { openSqlite } from './sqlite';
 
 /** The checkpoint thread (checkpointer.ts starts it): checkpoints on its own connection, on a timer. */
 

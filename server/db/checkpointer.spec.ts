@@ -4,7 +4,7 @@ import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCheckpointer, type CheckpointReport } from './checkpointer';
-import { openSqlite } from './database';
+import { openSqlite } from './sqlite';
 
 /** Waits for a report that `wanted` accepts (checkpoints run every few milliseconds here, once the thread has loaded). */
 const reportOf = (reports: CheckpointReport[], wanted: (report: CheckpointReport) => boolean, from = 0): Promise<CheckpointReport> =>

@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import type { SqliteSynchronous } from '../config';
+
+/**
+ * A SQLite connection as every part of the server opens it. Apart from database.ts (Kysely and pg) so
+ * that a thread needing only a connection loads only better-sqlite3: the checkpoint thread takes about
+ * 33–35 MB of memory so, 60 MB through database.ts (measured on 2026-11-25).
+ */
+
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/**
+ * WAL frames after which a commit checkpoints (SQLite's default is 1,000). Sustained ingestion dirties
+ * about one page a reading (each device's newest leaf of the state records' device index) and rewrites the
+ * same few thousand pages again and again; a checkpoint copies each page once however many frames hold it,
+ * so a larger interval copies and fsyncs far less (docs/ingest.md, "Checkpoints"; bench/README.md, eighth
+ * round). Every connection gets the same value: one with a smaller one would run the deferred checkpoint
+ * itself, on its own thread.
+ */
+export const SQLITE_WAL_CHECKPOINT_FRAMES = 20_000;
+/** How much of the database file SQLite reads through a memory map (256 MiB). */
+export const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
+/** SQLite's page cache per connection, KiB (32 MiB; the default is 2 MB). */
+export const SQLITE_CACHE_KIB = 32 * 1024;
+
+/** Opens a SQLite file with the pragmas every connection must have. */
+export const openSqlite = (file: string, synchronous: SqliteSynchronous): SqliteDatabase.Database => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SqliteDatabase(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma(`synchronous = ${synchronous}`);
+  connection.pragma('foreign_keys = ON');
+  connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  connection.pragma(`wal_autocheckpoint = ${SQLITE_WAL_CHECKPOINT_FRAMES}`);
+  // Reads: the file memory-mapped (pages read in place, no read() call and copy per page) and a larger
+  // page cache than the default 2 MB for the B-tree pages lists walk. Measured by `npm run bench:api`
+  // (bench/README.md): about 10 % less CPU per state-record page. Per connection; the server holds one.
+  connection.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
+  connection.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
+  return connection;
+};
