@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startCheckpointer, type CheckpointReport } from './checkpointer';
 import { openSqlite } from './sqlite';
 
@@ -101,6 +101,16 @@ describe('the checkpoint thread: the WAL copied into the database file beside th
       reader.close();
       await checkpointer.stop();
     }
+  });
+
+  it('a thread that fails is reported once, and stops', async () => {
+    const errors: Error[] = [];
+    // A directory where the database file should be: the thread's connection cannot open it.
+    const checkpointer = startCheckpointer(dir, 'NORMAL', { intervalMs: 10, onError: (error) => errors.push(error) });
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000 });
+    await checkpointer.stop();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toMatch(/SQLITE_CANTOPEN/);
   });
 
   it('stops: no checkpoint after stop, and the store is the writer\'s alone', async () => {

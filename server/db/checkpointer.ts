@@ -49,7 +49,7 @@ export interface CheckpointerData {
 export interface CheckpointerOptions {
   intervalMs?: number;
   restartFrames?: number;
-  /** Every checkpoint's report (tests; the counters). */
+  /** Every checkpoint's report (tests, measurements). */
   onReport?: (report: CheckpointReport) => void;
   /** The thread failed: checkpoints fall back to the connections' own autocheckpoint. */
   onError?: (error: Error) => void;
@@ -71,7 +71,12 @@ export const startCheckpointer = (file: string, synchronous: SqliteSynchronous, 
   const thread = startTsWorker(new URL('./checkpoint-thread.ts', import.meta.url), data);
   let running = true;
   thread.on('message', (report: CheckpointReport) => options.onReport?.(report));
-  thread.on('error', (error) => options.onError?.(error));
+  // A thread that throws also exits: its failure is reported once. What it threw arrives cloned: a
+  // SQLite error as a plain object of its own fields ({ code }), without its class or message.
+  thread.on('error', (error: unknown) => {
+    if (running) options.onError?.(error instanceof Error ? error : new Error(`the checkpoint thread failed: ${JSON.stringify(error)}`));
+    running = false;
+  });
   const exited = new Promise<void>((resolve) =>
     thread.once('exit', (code) => {
       if (running) options.onError?.(new Error(`the checkpoint thread exited (${code})`));

@@ -5,8 +5,8 @@ import type { SqliteSynchronous } from '../config';
 
 /**
  * A SQLite connection as every part of the server opens it. Apart from database.ts (Kysely and pg) so
- * that a thread needing only a connection loads only better-sqlite3: the checkpoint thread takes about
- * 33–35 MB of memory so, 60 MB through database.ts (measured on 2026-11-25).
+ * that a thread needing only a connection loads only better-sqlite3: the checkpoint thread so costs the
+ * process 33–35 MB, against 60 MB through database.ts (measured on 2026-11-25).
  */
 
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -15,8 +15,9 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * about one page a reading (each device's newest leaf of the state records' device index) and rewrites the
  * same few thousand pages again and again; a checkpoint copies each page once however many frames hold it,
  * so a larger interval copies and fsyncs far less (docs/ingest.md, "Checkpoints"; bench/README.md, eighth
- * round). Every connection gets the same value: one with a smaller one would run the deferred checkpoint
- * itself, on its own thread.
+ * round). Where ingestion runs, the checkpoint thread (checkpointer.ts) keeps the WAL below it, so this is
+ * the backstop. Every connection gets the same value: one with a smaller one would run the deferred
+ * checkpoint itself, on its own thread.
  */
 export const SQLITE_WAL_CHECKPOINT_FRAMES = 20_000;
 /** How much of the database file SQLite reads through a memory map (256 MiB). */
