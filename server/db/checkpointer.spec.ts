@@ -8,16 +8,14 @@ import { openSqlite } from './sqlite';
 
 /** Waits for a report that `wanted` accepts (checkpoints run every few milliseconds here, once the thread has loaded). */
 const reportOf = (reports: CheckpointReport[], wanted: (report: CheckpointReport) => boolean, from = 0): Promise<CheckpointReport> =>
-  new Promise((resolve, reject) => {
-    const deadline = Date.now() + 10_000;
-    const look = (): void => {
+  vi.waitFor(
+    () => {
       const found = reports.slice(from).find(wanted);
-      if (found !== undefined) resolve(found);
-      else if (Date.now() > deadline) reject(new Error(`no such checkpoint among ${JSON.stringify(reports.slice(from))}`));
-      else setTimeout(look, 5);
-    };
-    look();
-  });
+      if (found === undefined) throw new Error(`no such checkpoint among ${JSON.stringify(reports.slice(from))}`);
+      return found;
+    },
+    { timeout: 10_000, interval: 5 },
+  );
 
 describe('the checkpoint thread: the WAL copied into the database file beside the writer (SQLite)', () => {
   let dir: string;
