@@ -19,11 +19,18 @@ const pass = (mode: 'PASSIVE' | 'RESTART'): Answer | undefined => (connection.pr
  * RESTART pass follows at once: it holds the writers off while it copies what they committed during the
  * first pass (little), so the next transaction starts the WAL from its beginning.
  */
+/**
+ * The log a RESTART pass left all copied. Until a transaction starts the WAL again the log stays so, and
+ * another RESTART would copy nothing while still holding the writers off (idle after a busy spell).
+ */
+let restartedLog = -1;
+
 const checkpoint = (): void => {
   const started = performance.now();
   const passive = pass('PASSIVE');
-  const restart = passive !== undefined && passive.busy === 0 && passive.log >= restartFrames;
+  const restart = passive !== undefined && passive.busy === 0 && passive.log >= restartFrames && passive.log !== restartedLog;
   const answer = restart ? pass('RESTART') : passive;
+  if (restart && answer?.busy === 0) restartedLog = answer.log;
   if (answer !== undefined) parentPort?.postMessage({ ...answer, restarted: restart && answer.busy === 0, ms: performance.now() - started } satisfies CheckpointReport);
 };
 

@@ -61,6 +61,11 @@ describe('the checkpoint thread: the WAL copied into the database file beside th
       // Every page is in the database file: about 350 rows of a page each.
       expect(statSync(file).size).toBeGreaterThan(before + 300 * 4096);
 
+      // Idle, nothing is restarted again: the log is the one already restarted, all copied.
+      const idleFrom = reports.length;
+      await reportOf(reports, () => true, idleFrom + 3);
+      expect(reports.slice(idleFrom + 1).filter((report) => report.restarted)).toEqual([]);
+
       // The next transaction writes the WAL from its beginning: its log is that transaction's frames alone.
       const from = reports.length;
       write(1);
