@@ -10,7 +10,7 @@ import { pageTab } from './pageTab';
 import { closeTabs, closingsFor, isClosable, openTab, TAB_CLOSINGS, WORKPLACE_TAB, type TabClosing, type TabEntry } from './tabModel';
 
 /** react-admin's Store keeps the open tabs, so they survive a reload; signing out clears them. */
-export const TABS_STORE_KEY = 'consoleTabs';
+const TABS_STORE_KEY = 'consoleTabs';
 
 /** Where the tab menu opens: under the menu button, or where the tab was right-clicked. */
 type MenuAnchor = { target: string } & ({ element: HTMLElement } | { top: number; left: number });
