@@ -3,9 +3,12 @@ import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tab, Tabs 
 import CloseIcon from '@mui/icons-material/Close';
 import MoreIcon from '@mui/icons-material/MoreVert';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { useStore, useTranslate } from 'react-admin';
+import { usePermissions, useStore, useTranslate } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
+import type { Role } from '../../domain/roles';
 import { useAppSettings } from '../settings/appSettings';
+import { mayOpenWithServerMenu } from '../serverMenu/serverMenuAccess';
+import { useActiveServerMenu } from '../serverMenu/useServerMenu';
 import { pageTab } from './pageTab';
 import { closeTabs, closingsFor, isClosable, openTab, TAB_CLOSINGS, WORKPLACE_TAB, type TabClosing, type TabEntry } from './tabModel';
 
@@ -27,12 +30,16 @@ const OpenTabs = () => {
   const location = useLocation();
   const [tabs, setTabs] = useStore<TabEntry[]>(TABS_STORE_KEY, [WORKPLACE_TAB]);
   const [menu, setMenu] = useState<MenuAnchor | null>(null);
+  const { permissions: role } = usePermissions<Role>();
+  const serverMenu = useActiveServerMenu();
   const { pathname, search } = location;
 
   useEffect(() => {
-    const entry = pageTab({ pathname, search });
+    // A page the server's menu leaves out shows not-found: no tab for it either.
+    if (serverMenu && !mayOpenWithServerMenu(pathname, serverMenu)) return;
+    const entry = pageTab({ pathname, search }, role);
     if (entry) setTabs((open: TabEntry[]) => openTab(open, entry));
-  }, [pathname, search, setTabs]);
+  }, [pathname, search, role, serverMenu, setTabs]);
 
   const active = tabs.findIndex((tab) => tab.name === pathname);
   const menuTarget = menu ? tabs.find((tab) => tab.name === menu.target) : undefined;
