@@ -1,24 +1,13 @@
 import { ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
 import LaunchIcon from '@mui/icons-material/Launch';
-import { Menu, usePermissions, useSidebarState, useTranslate } from 'react-admin';
-import type { Role } from '../domain/roles';
+import { Menu, useSidebarState, useTranslate } from 'react-admin';
 import { useConsoleConfig } from '../ConsoleConfigContext';
-import { configuredResourcesFor, MENU_GROUPS, ROUTES, routesFor, type ConsoleRoute, type MenuGroup } from '../routes/routeTable';
-import type { ServerMenuEntry } from './settings/appSettings';
-import { useActiveServerMenu } from './serverMenu/useServerMenu';
+import { MENU_GROUPS } from '../routes/routeTable';
+import { useMenuRoutes } from './useMenuRoutes';
 
 const GroupHeader = ({ label }: { label: string }) => (
   <ListSubheader sx={{ lineHeight: 2.5, bgcolor: 'transparent' }}>{label}</ListSubheader>
 );
-
-const isMenuGroup = (group: string): group is MenuGroup => (MENU_GROUPS as readonly string[]).includes(group);
-
-/** The server's entries, in its order, with its labels and groups: those of screens and groups the console has. */
-const serverRoutes = (menu: ServerMenuEntry[]): ConsoleRoute[] =>
-  menu.flatMap(({ path, labelKey, group }) => {
-    const route = ROUTES.find((candidate) => candidate.path === path);
-    return route && isMenuGroup(group) ? [{ ...route, labelKey, group }] : [];
-  });
 
 /**
  * The menu is the route table filtered by the role policy, grouped as the spec's menu was; with the menu
@@ -27,11 +16,8 @@ const serverRoutes = (menu: ServerMenuEntry[]): ConsoleRoute[] =>
 export const ConsoleMenu = () => {
   const translate = useTranslate();
   const [open] = useSidebarState();
-  const { permissions: role } = usePermissions<Role>();
   const { externalLinks } = useConsoleConfig();
-  const serverMenu = useActiveServerMenu();
-  const routes = serverMenu ? serverRoutes(serverMenu) : routesFor(role);
-  const resources = serverMenu ? [] : configuredResourcesFor(role);
+  const { routes, resources } = useMenuRoutes();
   return (
     <Menu data-testid="console-menu">
       {MENU_GROUPS.flatMap((group) => {
