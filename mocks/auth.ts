@@ -3,6 +3,7 @@ import { CODES } from '../src/domain/envelope';
 import type { CurrentUser, LoginResult } from '../src/domain/auth';
 import { levelToRole, type Level } from '../src/domain/roles';
 import { ACCOUNT_COMMANDS } from '../src/resources/accounts/config';
+import { USER_MENU_PATH, userMenuFor } from '../src/routes/menu';
 import { fail, ok } from './envelope';
 
 /**
@@ -43,7 +44,7 @@ export const endSessionsOf = (account: string): void => {
 };
 
 /** The calls an account whose password must be changed may still make (the server's allowMustChangeCode). */
-const OPEN_WHILE_MUST_CHANGE = ['/login', '/api/user/logout', '/api/user/info', '/api/user/menu', ACCOUNT_COMMANDS.changeOwnPassword];
+const OPEN_WHILE_MUST_CHANGE = ['/login', '/api/user/logout', '/api/user/info', USER_MENU_PATH, ACCOUNT_COMMANDS.changeOwnPassword];
 
 /**
  * Until a reset password is changed, the server answers every other call with 40300; this handler goes
@@ -86,5 +87,9 @@ export const authHandlers = (base: string, credentials: MockCredentials = mockCr
       role: levelToRole(account.Level),
       avatar: '',
     });
+  }),
+  http.post(`${base}${USER_MENU_PATH}`, ({ request }) => {
+    const account = credentials.get(mockAccountOf(request) ?? '');
+    return account ? ok(userMenuFor(levelToRole(account.Level))) : fail(CODES.notSignedIn, 'not logged in');
   }),
 ];

@@ -13,7 +13,10 @@ export interface ConsoleConfig {
   errorToastMs: number;
   /** Where a signed-in user lands. */
   landingPath: string;
-  /** The two external menu links (spec point 2). */
+  /**
+   * The two external menu links (spec point 2), opened in a new tab: by default the operator guide and
+   * FAQ the build ships under /help/ (VITE_HELP_GUIDE_URL and VITE_HELP_FAQ_URL point them elsewhere).
+   */
   externalLinks: { labelKey: string; href: string }[];
 }
 
@@ -24,7 +27,7 @@ export const defaultConfig: ConsoleConfig = {
   errorToastMs: 5000,
   landingPath: '/dashboard/workplace',
   externalLinks: [
-    { labelKey: 'app.menu.designSystem', href: 'https://mui.com/material-ui/' },
-    { labelKey: 'app.menu.faq', href: 'https://marmelab.com/react-admin/FAQ.html' },
+    { labelKey: 'app.menu.operatorGuide', href: import.meta.env.VITE_HELP_GUIDE_URL ?? '/help/guide.html' },
+    { labelKey: 'app.menu.faq', href: import.meta.env.VITE_HELP_FAQ_URL ?? '/help/faq.html' },
   ],
 };

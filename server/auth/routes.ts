@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { loginBodySchema } from '../../src/domain/auth';
-import { menuRoutesFor } from '../../src/routes/menu';
+import { userMenuFor } from '../../src/routes/menu';
 import { currentUser } from '../accounts/service';
 import { actorOf } from '../audit/actor';
 import { recordAudit } from '../audit/trail';
@@ -13,14 +13,6 @@ import { revokeTokenHash } from './tokens';
 
 /** Calls without a payload accept no body or an empty JSON object. */
 export const noPayload = z.strictObject({}).nullish();
-
-/** One entry of `/api/user/menu`: a screen the caller's role may open (src/routes/menu.ts). */
-export interface ServerMenuEntry {
-  path: string;
-  /** The console's translation key of the menu label. */
-  name: string;
-  group: string;
-}
 
 /**
  * Upstream sign-in calls, relative to API_PREFIX:
@@ -58,12 +50,7 @@ export const authRoutes: FastifyPluginAsync = async (instance) => {
     ok(await currentUser(app.ctx, signedIn(request).id), t(request, 'ok')),
   );
 
-  app.post('/api/user/menu', { schema: { body: noPayload }, onRequest: evenIfMustChange }, async (request) => {
-    const entries: ServerMenuEntry[] = menuRoutesFor(signedIn(request).role).map(({ path, labelKey, group }) => ({
-      path,
-      name: labelKey,
-      group,
-    }));
-    return ok(entries, t(request, 'ok'));
-  });
+  app.post('/api/user/menu', { schema: { body: noPayload }, onRequest: evenIfMustChange }, async (request) =>
+    ok(userMenuFor(signedIn(request).role), t(request, 'ok')),
+  );
 };

@@ -4,6 +4,8 @@ import { useLiveStream } from '../providers/live';
 import { ConsoleMenu } from './ConsoleMenu';
 import { LiveIndicator } from './LiveIndicator';
 import { LocaleSwitcher } from './LocaleSwitcher';
+import { ServerMenuLimit } from './serverMenu/ServerMenuLimit';
+import { TabBar } from './tabs/TabBar';
 import { useDocumentTitle } from './useDocumentTitle';
 
 const ConsoleAppBar = () => (
@@ -33,7 +35,8 @@ export const ConsoleLayout = ({ children }: { children: ReactNode }) => {
   useLiveStream();
   return (
     <Layout appBar={ConsoleAppBar} menu={ConsoleMenu}>
-      {children}
+      <TabBar />
+      <ServerMenuLimit>{children}</ServerMenuLimit>
     </Layout>
   );
 };

@@ -1,22 +1,23 @@
 import { ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
 import LaunchIcon from '@mui/icons-material/Launch';
-import { Menu, usePermissions, useSidebarState, useTranslate } from 'react-admin';
-import type { Role } from '../domain/roles';
+import { Menu, useSidebarState, useTranslate } from 'react-admin';
 import { useConsoleConfig } from '../ConsoleConfigContext';
-import { configuredResourcesFor, MENU_GROUPS, routesFor } from '../routes/routeTable';
+import { MENU_GROUPS } from '../routes/routeTable';
+import { useMenuRoutes } from './useMenuRoutes';
 
 const GroupHeader = ({ label }: { label: string }) => (
   <ListSubheader sx={{ lineHeight: 2.5, bgcolor: 'transparent' }}>{label}</ListSubheader>
 );
 
-/** The menu is the route table filtered by the role policy, grouped as the spec's menu was. */
+/**
+ * The menu is the route table filtered by the role policy, grouped as the spec's menu was; with the menu
+ * from the server in force, the server's entries instead.
+ */
 export const ConsoleMenu = () => {
   const translate = useTranslate();
   const [open] = useSidebarState();
-  const { permissions: role } = usePermissions<Role>();
   const { externalLinks } = useConsoleConfig();
-  const routes = routesFor(role);
-  const resources = configuredResourcesFor(role);
+  const { routes, resources } = useMenuRoutes();
   return (
     <Menu data-testid="console-menu">
       {MENU_GROUPS.flatMap((group) => {

@@ -7,6 +7,7 @@ import type { ChangeSettingsBody, DeviceCommandRecord, IssuedCommand } from '../
 import { DEVICE_COMMANDS, type DeviceState } from '../resources/devices/config';
 import { findResource, sourcesIn, type WireRecord } from '../resources/model';
 import type { ResourceConfig } from '../resources/types';
+import { USER_MENU_PATH, type UserMenuEntry } from '../routes/menu';
 import { quietly, UpstreamError, type HttpClient } from './httpClient';
 import { createRestProvider } from './rest';
 import type { TokenStore } from './tokenStore';
@@ -108,6 +109,8 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     },
     /** The account's managed devices become exactly DeviceIds; answers the account as the list shows it. */
     assignDevices: ({ Account, DeviceIds }: AssignDevicesBody) => http.post<WireRecord>(ACCOUNT_COMMANDS.assignDevices, { Account, DeviceIds }),
+    /** The menu the server offers the signed-in role (menuFromServer); fails quietly, the caller announces it. */
+    userMenu: () => quietly(http).post<UserMenuEntry[]>(USER_MENU_PATH),
   } satisfies DataProvider;
 };
 

@@ -1,6 +1,9 @@
 import { Navigate, useLocation, useParams } from 'react-router-dom';
 
-/** `/redirect/:path`: re-enters a page (the old console used it to reload one), keeping the query. */
+/**
+ * `/redirect/:path`: re-enters a page, keeping the query (the tab bar's reload, as in the old console).
+ * The page unmounts while this shows and mounts again after, so its data is fetched anew.
+ */
 export const RedirectPage = () => {
   const { '*': path = '' } = useParams();
   const { search } = useLocation();

@@ -39,3 +39,17 @@ export const mayOpenRoute = (role: Role | undefined, route: MenuRoute): boolean 
   canAccess(role, { action: 'list', resource: route.resource });
 
 export const menuRoutesFor = (role: Role | undefined): MenuRoute[] => MENU_ROUTES.filter((route) => mayOpenRoute(role, route));
+
+/** The upstream call that answers the menu of the signed-in account's role. */
+export const USER_MENU_PATH = '/api/user/menu';
+
+/** One entry of `/api/user/menu`, as the server answers it: `name` is the console's label key. */
+export interface UserMenuEntry {
+  path: string;
+  name: string;
+  group: string;
+}
+
+/** `/api/user/menu`'s answer for a role: the screens it may open, in menu order (server and mocks). */
+export const userMenuFor = (role: Role | undefined): UserMenuEntry[] =>
+  menuRoutesFor(role).map(({ path, labelKey, group }) => ({ path, name: labelKey, group }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO_ASSIGNMENTS } from '../../server/demo/fleet';
-import { serverAndBrowserForThisFile } from './harness';
+import { serverAndBrowserForThisFile, signIn as signInAt } from './harness';
 
 /**
  * Issue 4, point 9, against the real server: a first-level administrator creates a second-level
@@ -11,13 +11,7 @@ import { serverAndBrowserForThisFile } from './harness';
 
 const e2e = serverAndBrowserForThisFile();
 
-const signIn = async (page: Page, account: string, password: string) => {
-  await page.goto(`${e2e.server.url}/login`);
-  await page.getByLabel('用户名', { exact: true }).fill(account);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByRole('button', { name: '登录' }).click();
-  await page.waitForURL('**/dashboard/workplace');
-};
+const signIn = (page: Page, account: string, password: string) => signInAt(page, e2e.server.url, account, password);
 
 const signOut = async (page: Page) => {
   await page.getByRole('button', { name: '个人资料' }).click();

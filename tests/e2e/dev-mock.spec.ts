@@ -104,4 +104,15 @@ describe('the mocked console (npm run dev:mock) in Chromium', () => {
     await page.getByText('Ward 7, Hall B').first().waitFor();
     await page.close();
   });
+
+  it('serves the help pages the menu links to, as the build ships them', async () => {
+    for (const [address, heading] of [
+      ['/help/guide.html', '<h1>Operator guide</h1>'],
+      ['/help/faq.html', '<h1>Frequently asked questions</h1>'],
+    ]) {
+      const response = await fetch(`${url}${address}`);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await response.text()).toContain(heading);
+    }
+  });
 });

@@ -8,6 +8,7 @@ import type { DeviceCommandRecord } from '../../src/resources/devices/commands';
 import { DEVICE_COMMANDS } from '../../src/resources/devices/config';
 import { recordId, type WireRecord } from '../../src/resources/model';
 import { recordSchema } from '../../src/resources/schema';
+import { USER_MENU_PATH, userMenuFor } from '../../src/routes/menu';
 import { mockSession, REST, UPSTREAM } from './resources/fixtures';
 
 const server = createMockServer(UPSTREAM, REST);
@@ -42,6 +43,15 @@ describe('mocked upstream calls (spec point 9)', () => {
     const answer = await http.post<{ list: unknown[]; total: number }>('/list/get_OCProperty', {});
     expect(answer.list).toHaveLength(10);
     expect(answer.total).toBe(55);
+  });
+
+  it("answers the menu of the signed-in account's role, as the server does, and 50008 signed out", async () => {
+    const { http, tokens } = await mockSession('client');
+    const menu = await http.post<{ path: string }[]>(USER_MENU_PATH);
+    expect(menu).toEqual(userMenuFor('client'));
+    expect(menu.map(({ path }) => path)).not.toContain('/other/manager');
+    tokens.clear();
+    await expect(http.post(USER_MENU_PATH)).rejects.toMatchObject({ code: 50008 });
   });
 
   it('refuses get_Admins without sign-in with 50008 "not logged in"', async () => {
