@@ -10,9 +10,8 @@ import { actorOf } from '../audit/actor';
 import { requireAccess, signInGuard, signedIn } from '../auth/guard';
 import { ok, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
-import { registerListRoute, upstreamPath } from '../lists/route';
+import { upstreamPath } from '../lists/route';
 import { addAdmin, adminResetCode, assignDevices, selfResetCode } from './commands';
-import { accountListing, listAccounts } from './list';
 
 /**
  * Account calls of the upstream contract, relative to API_PREFIX (docs/server-accounts.md); paths from
@@ -27,7 +26,6 @@ import { accountListing, listAccounts } from './list';
  * the body.
  */
 export const accountRoutes: FastifyPluginAsync = async (instance) => {
-  registerListRoute(instance, { config: accountsConfig, listing: accountListing, list: listAccounts });
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const resource = accountsConfig.name;
 

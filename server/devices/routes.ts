@@ -4,10 +4,8 @@ import { actorOf } from '../audit/actor';
 import { requireAccess, signedIn } from '../auth/guard';
 import { ok, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
-import { renderCachedList } from '../lists/engine';
-import { registerListRoute, upstreamPath } from '../lists/route';
+import { upstreamPath } from '../lists/route';
 import { changePermission, changePermissionBody, changeSettings, changeSettingsBody, changeState, changeStateBody } from './commands';
-import { deviceListing, listDevices } from './list';
 import { deviceEditBody, deviceEditProblems, updateDevice } from './update';
 
 /**
@@ -23,8 +21,6 @@ import { deviceEditBody, deviceEditProblems, updateDevice } from './update';
  * three commands also send a command to the chamber (docs/commands.md).
  */
 export const deviceRoutes: FastifyPluginAsync = async (instance) => {
-  registerListRoute(instance, { config: devicesConfig, listing: deviceListing, list: (ctx, viewer, body) => listDevices(ctx, viewer, body, renderCachedList) });
-
   const problems = deviceEditProblems();
   if (problems.length > 0) throw new Error(`The server cannot update devices: ${problems.join('; ')}`);
   const app = instance.withTypeProvider<ZodTypeProvider>();
