@@ -15,8 +15,8 @@ import { addAdmin, adminResetCode, assignDevices, selfResetCode } from './comman
 
 /**
  * Account calls of the upstream contract, relative to API_PREFIX (docs/server-accounts.md); paths from
- * the accounts configuration, aliases in server/upstream.ts:
- *   POST /get_Admins               the caller's subtree, paged (policy accounts/list)
+ * the accounts configuration, aliases in server/upstream.ts (the list, `POST /get_Admins`, is
+ * registered from server/resources/registry.ts):
  *   POST /add_Admin                { Account, Code, Level, DeviceIds? } → the new account (accounts/create)
  *   POST /code/Admin_reset_Code    { Account } → { NewCode } (accounts/resetPassword)
  *   POST /code/self_reset_Code     { OldCode, NewCode } → null (any signed-in account, also one that

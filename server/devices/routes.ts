@@ -9,8 +9,8 @@ import { changePermission, changePermissionBody, changeSettings, changeSettingsB
 import { deviceEditBody, deviceEditProblems, updateDevice } from './update';
 
 /**
- * Device calls of the upstream contract, relative to API_PREFIX, paths from the configuration:
- *   POST /list/get_OCProperty       the devices in the caller's scope (every role)
+ * Device calls of the upstream contract, relative to API_PREFIX, paths from the configuration (the list,
+ * `POST /list/get_OCProperty`, is registered from server/resources/registry.ts):
  *   POST /device/update_OCProperty  { Id, name, Type, Location } → the device as the list answers it
  *                                   (policy: devices/edit, admin only); docs/server-lists.md
  *   POST /order/change_permission   { Id, Permission? } → the device + cmdId (devices/changePermission: admin, user, lowUser)
