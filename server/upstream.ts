@@ -4,9 +4,8 @@ import { accountRoutes } from './accounts/routes';
 import { authRoutes } from './auth/routes';
 import { deviceRoutes } from './devices/routes';
 import { upstreamNotFound } from './http/plugin';
-import { upstreamPath } from './lists/route';
-import { orderRoutes } from './orders/routes';
-import { telemetryRoutes } from './telemetry/routes';
+import { registerListRoute, upstreamPath } from './lists/route';
+import { servedBy } from './resources/registry';
 
 /**
  * Other names of calls, alias → call, both relative to API_PREFIX. The spec names createUser,
@@ -57,8 +56,9 @@ const aliasRoutes = (app: FastifyInstance, aliases: Readonly<Record<string, stri
 };
 
 /**
- * The upstream contract, registered under API_PREFIX: one route plugin per concern (sign-in, accounts,
- * devices, orders, state records), plus the aliases above. Unknown paths under the prefix answer 40400.
+ * The upstream contract, registered under API_PREFIX: one route plugin per concern with calls of its own
+ * (sign-in, accounts, devices), every list from the registry (server/resources/registry.ts), plus the
+ * aliases above. Unknown paths under the prefix answer 40400.
  */
 export const upstreamPlugin: FastifyPluginAsync = async (app) => {
   app.setNotFoundHandler(upstreamNotFound);
@@ -66,7 +66,6 @@ export const upstreamPlugin: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes);
   await app.register(accountRoutes);
   await app.register(deviceRoutes);
-  await app.register(orderRoutes);
-  await app.register(telemetryRoutes);
+  for (const resource of servedBy('upstream')) registerListRoute(app, resource);
   checkAliases();
 };

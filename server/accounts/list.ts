@@ -1,7 +1,12 @@
 import { accountsConfig } from '../../src/resources/accounts/config';
 import type { ListAnswer, ListBody } from '../../src/resources/query';
 import type { AppContext } from '../context';
-import { column, defineListing, runList } from '../lists/engine';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema';
+import { asRecords, renderList } from '../lists/answer';
+import { viewerSource } from '../lists/compiled';
+import { column, defineListing } from '../lists/listing';
+import type { ServedResource } from '../resources/served';
 import { accountScope, deviceScope, type Viewer } from '../scope/service';
 
 /**
@@ -47,10 +52,15 @@ const withDeviceIds = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, answer
   };
 };
 
-/** `get_Admins`: the viewer's subtree (itself and every account below it); the super administrator: all. */
-export const listAccounts = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {
-  const scope = accountScope(ctx.db, viewer);
-  const base = ctx.db.selectFrom('accounts as a').leftJoin('accounts as upper', 'upper.id', 'a.sub_id');
-  const answer = await runList(scope === undefined ? base : base.where('a.id', 'in', scope), accountListing(), body);
-  return withDeviceIds(ctx, viewer, answer);
+/** The accounts the viewer sees, before filters (compiled once per level: ../lists/compiled.ts, viewerSource). */
+const visible = (db: Kysely<DB>, viewer: Viewer) => {
+  const scope = accountScope(db, viewer);
+  const base = db.selectFrom('accounts as a').leftJoin('accounts as upper', 'upper.id', 'a.sub_id');
+  return scope === undefined ? base : base.where('a.id', 'in', scope);
 };
+
+/** `get_Admins`: the viewer's subtree (itself and every account below it); the super administrator: all. */
+export const listAccounts = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> =>
+  withDeviceIds(ctx, viewer, asRecords(await renderList(viewerSource(ctx.db, viewer, visible), accountListing(), body)));
+
+export const accountsResource: ServedResource = { config: accountsConfig, listing: accountListing, list: listAccounts };

@@ -10,14 +10,13 @@ import { actorOf } from '../audit/actor';
 import { requireAccess, signInGuard, signedIn } from '../auth/guard';
 import { ok, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
-import { registerListRoute, upstreamPath } from '../lists/route';
+import { upstreamPath } from '../lists/route';
 import { addAdmin, adminResetCode, assignDevices, selfResetCode } from './commands';
-import { accountListing, listAccounts } from './list';
 
 /**
  * Account calls of the upstream contract, relative to API_PREFIX (docs/server-accounts.md); paths from
- * the accounts configuration, aliases in server/upstream.ts:
- *   POST /get_Admins               the caller's subtree, paged (policy accounts/list)
+ * the accounts configuration, aliases in server/upstream.ts (the list, `POST /get_Admins`, is
+ * registered from server/resources/registry.ts):
  *   POST /add_Admin                { Account, Code, Level, DeviceIds? } → the new account (accounts/create)
  *   POST /code/Admin_reset_Code    { Account } → { NewCode } (accounts/resetPassword)
  *   POST /code/self_reset_Code     { OldCode, NewCode } → null (any signed-in account, also one that
@@ -27,7 +26,6 @@ import { accountListing, listAccounts } from './list';
  * the body.
  */
 export const accountRoutes: FastifyPluginAsync = async (instance) => {
-  registerListRoute(instance, { config: accountsConfig, listing: accountListing, list: listAccounts });
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const resource = accountsConfig.name;
 

@@ -5,7 +5,10 @@ import type { ListAnswer, ListBody } from '../../src/resources/query';
 import { auditLogConfig } from '../../src/resources/audit-log/config';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
-import { column, defineListing, runList } from '../lists/engine';
+import { asRecords, renderList } from '../lists/answer';
+import { viewerSource } from '../lists/compiled';
+import { column, defineListing } from '../lists/listing';
+import type { ServedResource } from '../resources/served';
 import { deviceScope, seesEverything, subtreeQuery, type Viewer } from '../scope/service';
 
 /** Audit entries under their wire names (src/resources/audit-log/config.ts, AuditEntry) ↔ the audit_log table. */
@@ -57,8 +60,8 @@ const parsed = (text: string | null): unknown => {
  * with the list meaning of server/lists/ (filter, sort, paging). `before` and `after` are free JSON, not
  * configured fields, so they are read for the page's ids in a second query and parsed.
  */
-export const listAudit = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {
-  const answer = await runList(auditScope(ctx.db, viewer), auditListing(), body);
+const listAudit = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {
+  const answer = asRecords(await renderList(viewerSource(ctx.db, viewer, auditScope), auditListing(), body));
   const ids = answer.list.map((record) => Number(record.id));
   if (ids.length === 0) return answer;
   const changes = await ctx.db.selectFrom('audit_log').select(['id', 'before', 'after']).where('id', 'in', ids).execute();
@@ -69,3 +72,5 @@ export const listAudit = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, bod
   });
   return { list, total: answer.total };
 };
+
+export const auditLogResource: ServedResource = { config: auditLogConfig, listing: auditListing, list: listAudit };

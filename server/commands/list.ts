@@ -1,14 +1,19 @@
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { CMD_ID_MAX, CMD_ID_PATTERN } from '../../src/domain/mqtt';
 import type { WireRecord } from '../../src/resources/model';
 import type { ListAnswer, ListBody } from '../../src/resources/query';
 import { deviceCommandsConfig } from '../../src/resources/devices/commandLog';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
-import { column, defineListing, runList } from '../lists/engine';
+import { asRecords, renderList } from '../lists/answer';
+import { viewerSource } from '../lists/compiled';
+import { column, defineListing } from '../lists/listing';
+import type { ServedResource } from '../resources/served';
 import { deviceScope, type Viewer } from '../scope/service';
 
 /** Commands under their wire names (src/resources/devices/commandLog.ts, DeviceCommandRecord) ↔ device_commands. */
-export const commandListing = defineListing(deviceCommandsConfig, {
+const commandListing = defineListing(deviceCommandsConfig, {
   id: column('c.cmd_id', 'text'),
   Id: column('c.device_id', 'text'),
   type: column('c.type', 'text'),
@@ -38,12 +43,25 @@ const sentCommand = (payload: string | undefined): unknown => (payload === undef
  * (src/resources/devices/commands.ts), with the list meaning of server/lists/. `command` is free JSON, not
  * a configured field, so it is read for the page's ids in a second query.
  */
-export const listCommands = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {
-  const answer = await runList(commandScope(ctx.db, viewer), commandListing(), body);
+const listCommands = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {
+  const answer = asRecords(await renderList(viewerSource(ctx.db, viewer, commandScope), commandListing(), body));
   const ids = answer.list.map((record) => String(record.id));
   if (ids.length === 0) return answer;
   const payloads = await ctx.db.selectFrom('device_commands').select(['cmd_id', 'payload']).where('cmd_id', 'in', ids).execute();
   const byId = new Map(payloads.map((row) => [row.cmd_id, row.payload]));
   const list: WireRecord[] = answer.list.map((record) => ({ ...record, command: sentCommand(byId.get(String(record.id))) }));
   return { list, total: answer.total };
+};
+
+/**
+ * Read-only under /api/v1 (docs/commands.md), in ra-data-simple-rest's shape like the audit log:
+ *   GET /device-commands?sort=…&range=…&filter=…  the commands of devices the caller sees, Content-Range
+ *   GET /device-commands/:cmdId                   one command; 404 also when its device is out of scope
+ * A command is named by its cmdId.
+ */
+export const deviceCommandsResource: ServedResource = {
+  config: deviceCommandsConfig,
+  listing: commandListing,
+  list: listCommands,
+  recordId: z.string().min(1).max(CMD_ID_MAX).regex(CMD_ID_PATTERN),
 };

@@ -5,13 +5,13 @@ import { asLevel } from '../accounts/levels';
 import type { Viewer } from '../scope/service';
 import { FLEET_ASSIGNMENTS, FLEET_DEVICES, seedFleet } from '../../tests/server/fleet';
 import { STORE_KINDS, useStore } from '../../tests/server/stores';
-import { runCachedList } from '../lists/engine';
+import { asRecords } from '../lists/answer';
 import { listDevices, planDeviceList } from './list';
 
 /**
  * How the device list answers its most frequent call, an account's unfiltered list: the total from the
  * assignments, not counted, and on SQLite the page read by walking the sort's index when that reads
- * fewer rows. engine.spec.ts compares every answer with one built from scratch; this checks the choice.
+ * fewer rows. ../lists/answer.spec.ts compares every answer with one compiled for its body; this checks the choice.
  */
 
 describe.each(STORE_KINDS)('the device list plan (%s)', (kind) => {
@@ -69,10 +69,10 @@ describe.each(STORE_KINDS)('the device list plan (%s)', (kind) => {
     const assigned = new Set(FLEET_ASSIGNMENTS.first);
     for (const field of ['Id', 'name', 'UpdateTime', 'Location']) {
       for (const order of ['ASC', 'DESC'] as const) {
-        const all = await listDevices(ctx, viewer('admin'), { current: 1, pageSize: FLEET_DEVICES.length, sort: { field, order } }, runCachedList);
+        const all = asRecords(await listDevices(ctx, viewer('admin'), { current: 1, pageSize: FLEET_DEVICES.length, sort: { field, order } }));
         const expected = all.list.filter((record) => assigned.has(String(record.Id)));
         for (const current of [1, 2]) {
-          const page = await listDevices(ctx, viewer('first'), { current, pageSize: 2, sort: { field, order } }, runCachedList);
+          const page = asRecords(await listDevices(ctx, viewer('first'), { current, pageSize: 2, sort: { field, order } }));
           expect(page, `${field} ${order} page ${current}`).toEqual({ list: expected.slice((current - 1) * 2, current * 2), total: assigned.size });
         }
       }

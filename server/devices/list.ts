@@ -4,7 +4,10 @@ import { devicesConfig } from '../../src/resources/devices/config';
 import type { AppContext } from '../context';
 import { compiledOnce, parameter } from '../db/database';
 import type { DB } from '../db/schema';
-import { column, defineListing, runCachedList, viewerSource, type CachedListRunner } from '../lists/engine';
+import { asRecords, renderList, type RenderedList } from '../lists/answer';
+import { viewerSource } from '../lists/compiled';
+import { column, defineListing } from '../lists/listing';
+import type { ServedResource } from '../resources/served';
 import { deviceScope, seesEverything, type Viewer } from '../scope/service';
 
 /** Devices under their wire names (src/resources/devices/config.ts) ↔ the devices table. */
@@ -22,7 +25,7 @@ export const deviceListing = defineListing(devicesConfig, {
   UpdateTime: column('d.updated_at', 'number'),
 });
 
-/** The rows the viewer sees, before filters (compiled once per level: ../lists/engine.ts, viewerSource). */
+/** The rows the viewer sees, before filters (compiled once per level: ../lists/compiled.ts, viewerSource). */
 const visible = (db: Kysely<DB>, viewer: Viewer) => {
   const scope = deviceScope(db, viewer);
   const base = db.selectFrom('devices as d');
@@ -89,15 +92,14 @@ export const planDeviceList = async (ctx: Pick<AppContext, 'db' | 'kind'>, viewe
   return { walk, total: assigned };
 };
 
-/**
- * `list/get_OCProperty`: the devices the viewer sees (the super administrator: all; others: assigned),
- * answered by `run` (records, or rendered for the route).
- */
-export const listDevices = async <A>(ctx: Pick<AppContext, 'db' | 'kind'>, viewer: Viewer, body: ListBody, run: CachedListRunner<A>): Promise<A> => {
+/** `list/get_OCProperty`: the devices the viewer sees (the super administrator: all; others: assigned). */
+export const listDevices = async (ctx: Pick<AppContext, 'db' | 'kind'>, viewer: Viewer, body: ListBody): Promise<RenderedList> => {
   const { walk, total } = await planDeviceList(ctx, viewer, body);
-  return run(viewerSource(ctx.db, viewer, walk ? visibleInSortOrder : visible), deviceListing(), body, total);
+  return renderList(viewerSource(ctx.db, viewer, walk ? visibleInSortOrder : visible), deviceListing(), body, total);
 };
 
+export const devicesResource: ServedResource = { config: devicesConfig, listing: deviceListing, list: listDevices };
+
 /** A device as the viewer lists it, or none (the answer of every device write, inside its transaction: never a walk). */
-export const listDeviceById = (db: Kysely<DB>, viewer: Viewer, id: string): Promise<ListAnswer> =>
-  runCachedList(viewerSource(db, viewer, visible), deviceListing(), { current: 1, pageSize: 1, filter: { Id: [id] } });
+export const listDeviceById = async (db: Kysely<DB>, viewer: Viewer, id: string): Promise<ListAnswer> =>
+  asRecords(await renderList(viewerSource(db, viewer, visible), deviceListing(), { current: 1, pageSize: 1, filter: { Id: [id] } }));

@@ -4,15 +4,13 @@ import { actorOf } from '../audit/actor';
 import { requireAccess, signedIn } from '../auth/guard';
 import { ok, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
-import { renderCachedList } from '../lists/engine';
-import { registerListRoute, upstreamPath } from '../lists/route';
+import { upstreamPath } from '../lists/route';
 import { changePermission, changePermissionBody, changeSettings, changeSettingsBody, changeState, changeStateBody } from './commands';
-import { deviceListing, listDevices } from './list';
 import { deviceEditBody, deviceEditProblems, updateDevice } from './update';
 
 /**
- * Device calls of the upstream contract, relative to API_PREFIX, paths from the configuration:
- *   POST /list/get_OCProperty       the devices in the caller's scope (every role)
+ * Device calls of the upstream contract, relative to API_PREFIX, paths from the configuration (the list,
+ * `POST /list/get_OCProperty`, is registered from server/resources/registry.ts):
  *   POST /device/update_OCProperty  { Id, name, Type, Location } → the device as the list answers it
  *                                   (policy: devices/edit, admin only); docs/server-lists.md
  *   POST /order/change_permission   { Id, Permission? } → the device + cmdId (devices/changePermission: admin, user, lowUser)
@@ -23,8 +21,6 @@ import { deviceEditBody, deviceEditProblems, updateDevice } from './update';
  * three commands also send a command to the chamber (docs/commands.md).
  */
 export const deviceRoutes: FastifyPluginAsync = async (instance) => {
-  registerListRoute(instance, { config: devicesConfig, listing: deviceListing, list: (ctx, viewer, body) => listDevices(ctx, viewer, body, renderCachedList) });
-
   const problems = deviceEditProblems();
   if (problems.length > 0) throw new Error(`The server cannot update devices: ${problems.join('; ')}`);
   const app = instance.withTypeProvider<ZodTypeProvider>();

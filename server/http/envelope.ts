@@ -11,7 +11,7 @@ const RENDERED_LIST_JSON = JSON.stringify(RENDERED_LIST);
 
 /**
  * ok({ list, total }, msg) as JSON text, with `list` already JSON text (a list rendered by the store:
- * server/lists/engine.ts, RenderedList). The envelope is written by JSON.stringify like every other
+ * server/lists/answer.ts, RenderedList). The envelope is written by JSON.stringify like every other
  * answer's; only the list's place in it is filled with the text as it is.
  */
 export const okRendered = (list: string, total: number, msg: string): string =>

@@ -3,7 +3,7 @@ import { Kysely, SqliteDialect, sql, type SqlBool } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FilterValue, ListBody } from '../../src/resources/query';
-import { runCachedList, type CachedListRunner } from './engine';
+import type { RenderedList } from './answer';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
 import { listDevices } from '../devices/list';
@@ -72,7 +72,7 @@ describe.each(STORE_KINDS)('narrowed scopes answer as the super administrator do
     }
   });
 
-  const lists: readonly [string, <A>(ctx: AppContext, viewer: Viewer, body: ListBody, run: CachedListRunner<A>) => Promise<A>, boolean][] = [
+  const lists: readonly [string, (ctx: AppContext, viewer: Viewer, body: ListBody) => Promise<RenderedList>, boolean][] = [
     ['devices', listDevices, false],
     ['state records', listStateRecords, true],
     ['orders', listOrders, true],
@@ -99,10 +99,10 @@ describe.each(STORE_KINDS)('narrowed scopes answer as the super administrator do
             hasTime && range !== null ? { Time: { gte: T0 + range.gte * MINUTE, lte: T0 + range.lte * MINUTE } } : {};
           const body: ListBody = { current: 1, pageSize: 100, filter: { Id, ...time } };
           const reference: ListBody = { ...body, filter: { Id: wanted.filter((id) => visible.includes(id)), ...time } };
-          const got = await list(ctx, viewer, body, runCachedList);
+          const got = await list(ctx, viewer, body);
           const admin = viewers.admin;
           if (admin === undefined) throw new Error('no super administrator');
-          const expected = await list(ctx, admin, reference, runCachedList);
+          const expected = await list(ctx, admin, reference);
           expect(got, `${name} as ${who}: ${JSON.stringify(body)}`).toEqual(expected);
         },
       ),

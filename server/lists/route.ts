@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { ListAnswer, ListBody } from '../../src/resources/query';
 import type { ResourceConfig, UpstreamEndpoints } from '../../src/resources/types';
 import { requireAccess, signedIn } from '../auth/guard';
-import type { AppContext } from '../context';
 import { ok, okRendered, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
-import type { Viewer } from '../scope/service';
+import type { ServedResource } from '../resources/served';
 import { listBody } from './body';
-import type { Listing, RenderedList } from './engine';
 
 /** The upstream path of one of a resource's calls, from its configuration (the console posts to the same). */
 export const upstreamPath = (config: ResourceConfig, call: keyof UpstreamEndpoints): string => {
@@ -20,20 +17,13 @@ export const upstreamPath = (config: ResourceConfig, call: keyof UpstreamEndpoin
 /** The upstream path of a resource's list call. */
 export const listPath = (config: ResourceConfig): string => upstreamPath(config, 'list');
 
-export interface ListRouteOptions {
-  config: ResourceConfig;
-  /** The listing of the resource; checked against the configuration here, so a gap stops the start. */
-  listing: () => Listing;
-  /** The answer as records, or with its page rendered by the store (sent as it is: RenderedList). */
-  list: (ctx: AppContext, viewer: Viewer, body: ListBody) => Promise<ListAnswer | RenderedList>;
-}
-
 /**
  * `POST {prefix}{config.endpoints.list}`: signed in (else 50008, before the body is even read) and
  * allowed to list the resource by the shared policy (else 40300); the body validated by the shared
- * list schema (else 40000 naming the field); answers `{ list, total }` within the caller's scope.
+ * list schema (else 40000 naming the field); answers `{ list, total }` within the caller's scope. The
+ * listing is checked against the configuration here, so a gap stops the start.
  */
-export const registerListRoute = (instance: FastifyInstance, { config, listing, list }: ListRouteOptions): void => {
+export const registerListRoute = (instance: FastifyInstance, { config, listing, list }: ServedResource): void => {
   listing();
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.post(

@@ -3,7 +3,10 @@ import type { ListBody } from '../../src/resources/query';
 import { ordersConfig } from '../../src/resources/orders/config';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
-import { column, defineListing, viewerSource, type CachedListRunner } from '../lists/engine';
+import { renderList, type RenderedList } from '../lists/answer';
+import { viewerSource } from '../lists/compiled';
+import { column, defineListing } from '../lists/listing';
+import type { ServedResource } from '../resources/served';
 import { deviceScope, type Viewer } from '../scope/service';
 
 /** Orders under their wire names (src/resources/orders/config.ts) ↔ the orders table. */
@@ -20,13 +23,15 @@ export const orderListing = defineListing(ordersConfig, {
   FinishTime: column('o.finished_at', 'number', true),
 });
 
-/** The rows the viewer sees, before filters (compiled once per level: ../lists/engine.ts, viewerSource). */
+/** The rows the viewer sees, before filters (compiled once per level: ../lists/compiled.ts, viewerSource). */
 const visible = (db: Kysely<DB>, viewer: Viewer) => {
   const scope = deviceScope(db, viewer);
   const base = db.selectFrom('orders as o');
   return scope === undefined ? base : base.where('o.device_id', 'in', scope);
 };
 
-/** `list/get_Records`: the orders of the devices the viewer sees, answered by `run` (records, or rendered for the route). */
-export const listOrders = <A>(ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody, run: CachedListRunner<A>): Promise<A> =>
-  run(viewerSource(ctx.db, viewer, visible), orderListing(), body);
+/** `list/get_Records`: the orders of the devices the viewer sees. */
+export const listOrders = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<RenderedList> =>
+  renderList(viewerSource(ctx.db, viewer, visible), orderListing(), body);
+
+export const ordersResource: ServedResource = { config: ordersConfig, listing: orderListing, list: listOrders };

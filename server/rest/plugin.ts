@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { auditRoutes } from '../audit/routes';
-import { commandRoutes } from '../commands/routes';
 import { deviceRestRoutes } from '../devices/rest';
 import { livePlugin } from '../live/plugin';
+import { servedBy } from '../resources/registry';
 import { restErrorHandler, restNotFound } from './errors';
+import { registerRestList } from './list';
 
 /** Where the REST API is mounted (decisions.md: resources the old upstream did not have, under /api/v1). */
 export const REST_PREFIX = '/api/v1';
@@ -22,7 +22,7 @@ export const restPlugin: FastifyPluginAsync = async (app) => {
   app.all('/', restNotFound);
   app.all('/*', restNotFound);
   await app.register(deviceRestRoutes);
-  await app.register(auditRoutes);
   await app.register(livePlugin);
-  await app.register(commandRoutes);
+  // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id.
+  for (const resource of servedBy('rest')) registerRestList(app, resource);
 };

@@ -3,7 +3,10 @@ import type { ListBody } from '../../src/resources/query';
 import { stateRecordsConfig } from '../../src/resources/state-records/config';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
-import { column, defineListing, viewerSource, type CachedListRunner } from '../lists/engine';
+import { renderList, type RenderedList } from '../lists/answer';
+import { viewerSource } from '../lists/compiled';
+import { column, defineListing } from '../lists/listing';
+import type { ServedResource } from '../resources/served';
 import { deviceScope, type Viewer } from '../scope/service';
 
 /** State records under the spec's wire names (RCPi02, RGPi02, HmSP02 with a zero) ↔ state_records. */
@@ -27,13 +30,15 @@ export const stateRecordListing = defineListing(stateRecordsConfig, {
   HmBP: column('r.hm_bp', 'text', true),
 });
 
-/** The rows the viewer sees, before filters (compiled once per level: ../lists/engine.ts, viewerSource). */
+/** The rows the viewer sees, before filters (compiled once per level: ../lists/compiled.ts, viewerSource). */
 const visible = (db: Kysely<DB>, viewer: Viewer) => {
   const scope = deviceScope(db, viewer);
   const base = db.selectFrom('state_records as r');
   return scope === undefined ? base : base.where('r.device_id', 'in', scope);
 };
 
-/** `list/get_OCState`: the readings of the devices the viewer sees, answered by `run` (records, or rendered for the route). */
-export const listStateRecords = <A>(ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody, run: CachedListRunner<A>): Promise<A> =>
-  run(viewerSource(ctx.db, viewer, visible), stateRecordListing(), body);
+/** `list/get_OCState`: the readings of the devices the viewer sees. */
+export const listStateRecords = (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<RenderedList> =>
+  renderList(viewerSource(ctx.db, viewer, visible), stateRecordListing(), body);
+
+export const stateRecordsResource: ServedResource = { config: stateRecordsConfig, listing: stateRecordListing, list: listStateRecords };

@@ -9,7 +9,7 @@ import { RESOURCE_CONFIGS } from '../../src/resources';
 import { auditLogConfig } from '../../src/resources/audit-log/config';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../server/audit/trail';
 import { auditListing } from '../../server/audit/list';
-import { listingProblems } from '../../server/lists/engine';
+import { listingProblems } from '../../server/lists/listing';
 import { restPath } from '../../server/rest/list';
 import { DEMO } from './http';
 import { demoTokens, FLEET_ASSIGNMENTS, seedFleet, T0, type DemoName } from './fleet';

@@ -4,7 +4,7 @@ import { asLevel } from '../../server/accounts/levels';
 import { listAccounts } from '../../server/accounts/list';
 import { DEMO_ASSIGNMENTS, DEMO_DEVICES, seedDemoFleet } from '../../server/demo/fleet';
 import { listDevices } from '../../server/devices/list';
-import { runCachedList } from '../../server/lists/engine';
+import { asRecords } from '../../server/lists/answer';
 import { listOrders } from '../../server/orders/list';
 import { visibleDeviceIds, type Viewer } from '../../server/scope/service';
 import { listStateRecords } from '../../server/telemetry/list';
@@ -70,7 +70,7 @@ describe.each(STORE_KINDS)('demo fleet (%s)', (kind) => {
     const page = { current: 1, pageSize: 1000 };
 
     const records: WireRecord[] = [];
-    for (let current = 1; current <= 4; current += 1) records.push(...(await listStateRecords(ctx, admin, { ...page, current }, runCachedList)).list);
+    for (let current = 1; current <= 4; current += 1) records.push(...asRecords(await listStateRecords(ctx, admin, { ...page, current })).list);
     expect(records).toHaveLength(3600);
     const schema = recordSchema(stateRecordsConfig);
     for (const record of records) {
@@ -97,8 +97,8 @@ describe.each(STORE_KINDS)('demo fleet (%s)', (kind) => {
     expect(now - newest('OC-BJ-001')).toBeLessThan(2 * 60_000);
     expect(now - newest('OC-BJ-004')).toBeGreaterThan(4 * HOUR);
 
-    const devices = (await listDevices(ctx, admin, { current: 1, pageSize: 100 }, runCachedList)).list;
-    const orders = (await listOrders(ctx, admin, { current: 1, pageSize: 100 }, runCachedList)).list;
+    const devices = asRecords(await listDevices(ctx, admin, { current: 1, pageSize: 100 })).list;
+    const orders = asRecords(await listOrders(ctx, admin, { current: 1, pageSize: 100 })).list;
     expect(devices).toHaveLength(DEMO_DEVICES.length);
     expect(orders).toHaveLength(60);
     expect(new Set(orders.map((order) => order.OrderNum)).size).toBe(60);

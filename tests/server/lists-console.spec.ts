@@ -11,7 +11,7 @@ import { ordersConfig } from '../../src/resources/orders/config';
 import { applyListQuery, type ListAnswer, type ListBody } from '../../src/resources/query';
 import { stateRecordsConfig } from '../../src/resources/state-records/config';
 import type { ResourceConfig } from '../../src/resources/types';
-import { listingProblems } from '../../server/lists/engine';
+import { listingProblems } from '../../server/lists/listing';
 import { accountListing } from '../../server/accounts/list';
 import { deviceListing } from '../../server/devices/list';
 import { orderListing } from '../../server/orders/list';

@@ -3,7 +3,7 @@ import { createAccount } from '../../server/accounts/service';
 import type { AppContext } from '../../server/context';
 import { listAccounts } from '../../server/accounts/list';
 import { listDevices } from '../../server/devices/list';
-import { runCachedList } from '../../server/lists/engine';
+import { asRecords } from '../../server/lists/answer';
 import { listOrders } from '../../server/orders/list';
 import {
   seesAccount,
@@ -85,11 +85,11 @@ describe.each(STORE_KINDS)('scope (%s)', (kind) => {
   it('every list service keeps to the scope', async () => {
     const body = { current: 1, pageSize: 100 };
     const other = await viewer('other');
-    expect((await listDevices(ctx, other, body, runCachedList)).list.map((device) => device.Id)).toEqual(['OC-C1']);
-    const readings = await listStateRecords(ctx, other, body, runCachedList);
+    expect(asRecords(await listDevices(ctx, other, body)).list.map((device) => device.Id)).toEqual(['OC-C1']);
+    const readings = asRecords(await listStateRecords(ctx, other, body));
     expect(readings.total).toBe(READINGS_PER_DEVICE);
     expect(readings.list.every((record) => record.Id === 'OC-C1')).toBe(true);
-    const orders = await listOrders(ctx, other, body, runCachedList);
+    const orders = asRecords(await listOrders(ctx, other, body));
     expect(orders.total).toBe(FLEET_ORDERS.filter((order) => order.device_id === 'OC-C1').length);
     const accounts = await listAccounts(ctx, other, { ...body, sort: { field: 'Account', order: 'ASC' } });
     expect(accounts.list).toEqual([
@@ -97,9 +97,9 @@ describe.each(STORE_KINDS)('scope (%s)', (kind) => {
       { Account: 'other-client', Level: 3, SubAdmin: 'other', SubId: ids.other, DeviceIds: [] },
     ]);
     const none = await viewer('client2');
-    expect(await listDevices(ctx, none, body, runCachedList)).toEqual({ list: [], total: 0 });
-    expect(await listStateRecords(ctx, none, body, runCachedList)).toEqual({ list: [], total: 0 });
-    expect(await listOrders(ctx, none, body, runCachedList)).toEqual({ list: [], total: 0 });
+    expect(asRecords(await listDevices(ctx, none, body))).toEqual({ list: [], total: 0 });
+    expect(asRecords(await listStateRecords(ctx, none, body))).toEqual({ list: [], total: 0 });
+    expect(asRecords(await listOrders(ctx, none, body))).toEqual({ list: [], total: 0 });
   });
 
   it("shows an account's devices only as far as the viewer sees them", async () => {

@@ -4,7 +4,7 @@ import { defineResource } from '../types';
 /**
  * The audit trail (decisions.md: "read the audit log: admin all / user subtree / lowUser subtree / client
  * own"; entries are visible only when their device is), served read-only as REST by
- * `GET /api/v1/audit-log` (server/audit/routes.ts, docs/audit.md). An entry is `AuditEntry` of
+ * `GET /api/v1/audit-log` (server/audit/list.ts, docs/audit.md). An entry is `AuditEntry` of
  * src/domain/audit.ts; its `before` and `after` are free JSON, so they are not fields here: the show
  * page renders them (AuditEntryShow.tsx).
  */
