@@ -2,7 +2,8 @@ import type { DevicePatch } from '../../src/domain/live';
 import type { DeviceEvent } from '../../src/domain/mqtt';
 import type { AppContext } from '../context';
 import { flag, isSet } from '../db/schema';
-import { endSession, startSession } from '../orders/lifecycle';
+import { endSession } from '../orders/session-end';
+import { startSession } from '../orders/session-start';
 import type { LimitedLog } from './log';
 import { presencePatch, touchDevice, type DeviceAfterEvent } from './presence';
 

@@ -8,7 +8,8 @@ import { MAX_PAYLOAD_BYTES, MQTT_EXAMPLES, TOPIC_KINDS } from '../../src/domain/
 import { recordCommand } from '../../server/commands/issue';
 import type { AppContext } from '../../server/context';
 import type { InboundMessage } from '../../server/mqtt/transport';
-import { createBooking, findBooking } from '../../server/orders/lifecycle';
+import { findBooking } from '../../server/orders/booking';
+import { createBooking } from '../../server/orders/create-booking';
 import { createIngest, type Ingest, type IngestCounters, type IngestOptions } from '../../server/telemetry/ingest';
 import type { IngestLog } from '../../server/telemetry/log';
 import { OFFLINE_AFTER_MS } from '../../server/telemetry/presence';
