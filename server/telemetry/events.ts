@@ -22,7 +22,7 @@ import { presencePatch, touchDevice, type DeviceAfterEvent } from './presence';
  * whose handling failed halfway is simply handled again.
  *
  * Alarms (decisions.md, "Safety alarms": emergency active is critical; faults) are a later issue: they
- * hook into `emergency` and `fault` below, and into the offline sweep (server/telemetry/ingest.ts).
+ * hook into `emergency` and `fault` below, and into the offline sweep (server/telemetry/offline-sweep.ts).
  */
 
 export type EventOutcome = { dropped: 'unknownDevice' } | { patch: DevicePatch };
