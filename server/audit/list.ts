@@ -31,7 +31,7 @@ export const auditListing = defineListing(auditLogConfig, {
  * Entries of the server itself and of accounts outside the subtree (an upper administrator's) are the
  * super administrator's alone.
  */
-export const auditScope = (db: Kysely<DB>, viewer: Viewer) => {
+const auditScope = (db: Kysely<DB>, viewer: Viewer) => {
   const base = db.selectFrom('audit_log as a');
   if (seesEverything(viewer)) return base;
   const devices = deviceScope(db, viewer);

@@ -15,7 +15,7 @@ import { revokeTokenHash } from './tokens';
 export const noPayload = z.strictObject({}).nullish();
 
 /** One entry of `/api/user/menu`: a screen the caller's role may open (src/routes/menu.ts). */
-export interface ServerMenuEntry {
+interface ServerMenuEntry {
   path: string;
   /** The console's translation key of the menu label. */
   name: string;

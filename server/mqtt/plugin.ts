@@ -30,7 +30,7 @@ import { unlinked } from './link';
 const COUNTERS_LOG_INTERVAL_MS = 60_000;
 
 /** The primary's embedded broker, as a cluster worker reaches it (server/main.ts). */
-export interface PrimaryBroker {
+interface PrimaryBroker {
   port: number;
   credentials: BrokerCredentials;
   clientId: string;
@@ -57,7 +57,7 @@ export type MqttStatus =
   | { broker: 'external'; connected: boolean; reconnects: number; pending: number; ingest: IngestCounters }
   | { broker: 'primary'; connected: boolean };
 
-export interface MqttRuntime {
+interface MqttRuntime {
   /** The embedded broker's port (the real one when MQTT_PORT is 0); null for a client. */
   readonly port: number | null;
   status(): MqttStatus;

@@ -5,9 +5,9 @@ import type { InboundMessage } from '../mqtt/transport';
 import { printable, type LimitedLog } from './log';
 
 /** Why a message was handled without effect (settled): the parse reasons, and the rest. */
-export type DropReason = RejectReason | 'unknownDevice' | 'internal';
+type DropReason = RejectReason | 'unknownDevice' | 'internal';
 /** Why a message was not taken (not settled: the device sends it again when it reconnects). */
-export type RefuseReason = 'overload' | 'closed';
+type RefuseReason = 'overload' | 'closed';
 
 /**
  * Read at any time. Every message received is, once handled, in exactly one of stored, duplicates,

@@ -35,14 +35,14 @@ import { createWorkQueue } from './work-queue';
  */
 
 /** Entries per batch: at 10,000 messages/s a batch fills in 100 ms, so `maxWaitMs` is what usually closes it. */
-export const BATCH_SIZE = 1000;
+const BATCH_SIZE = 1000;
 /** How long a batch stays open while the worker is free (while it writes, until it is free); acknowledgement latency is this plus the write. */
-export const BATCH_MAX_WAIT_MS = 20;
+const BATCH_MAX_WAIT_MS = 20;
 /** Messages accepted and not yet settled beyond which new ones are refused unacknowledged (about 5 s at the target rate). */
-export const MAX_PENDING = 50_000;
+const MAX_PENDING = 50_000;
 /** Backoff between attempts of a failed batch or step: doubling from the first to the last. */
-export const RETRY_FIRST_MS = 100;
-export const RETRY_MAX_MS = 5_000;
+const RETRY_FIRST_MS = 100;
+const RETRY_MAX_MS = 5_000;
 
 export interface IngestOptions {
   log: IngestLog;

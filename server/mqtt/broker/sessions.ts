@@ -3,7 +3,7 @@ import type { BrokerLog } from '../config';
 import { printable, type Identity } from './refusals';
 
 /** A CONNECT's last will, as the topic rights judge it. */
-export interface Will {
+interface Will {
   topic: string;
   retain: boolean;
 }
