@@ -3,7 +3,10 @@ import { recordAudit, SYSTEM_ACTOR } from '../audit/trail';
 import type { DB } from '../db/schema';
 import type { OrderState } from './booking';
 
-/** What the session events share: the device's row lock, its state while a session runs, and finishing its order. */
+/**
+ * What both session events (session-start.ts, session-end.ts) do to the device: read it under its row
+ * lock, set its State while a session runs, and finish the order it ran.
+ */
 
 /**
  * Reads a device for a session event, holding its row lock until the transaction ends (a no-op update:
