@@ -48,6 +48,20 @@ export const ORDER_COLUMNS = ['id', 'order_num', 'device_id', 'time', 'set_t', '
 export const isOpenBooking = (eb: ExpressionBuilder<DB, 'orders'>) =>
   eb.and([eb('is_used', '=', 0), eb('is_pass', '=', 0), eb('finished_at', 'is', null)]);
 
+/**
+ * A transition taking an open booking: sets its flag (used, or expired) only while it is still open, so a
+ * concurrent start or sweep never takes it twice; true when this one took it.
+ */
+export const takeOpenBooking = async (trx: Transaction<DB>, id: OrderRow['id'], flag: 'is_used' | 'is_pass'): Promise<boolean> => {
+  const result = await trx
+    .updateTable('orders')
+    .set(flag === 'is_used' ? { is_used: 1 } : { is_pass: 1 })
+    .where('id', '=', id)
+    .where(isOpenBooking)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+};
+
 export const toState = (row: OrderRow): OrderState => ({
   id: Number(row.id),
   orderNum: row.order_num,

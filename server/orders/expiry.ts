@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
-import { expiryMs, isOpenBooking } from './booking';
+import { expiryMs, isOpenBooking, takeOpenBooking } from './booking';
 
 export interface ExpiryResult {
   count: number;
@@ -37,13 +37,7 @@ export const expireOverdue = async (ctx: Pick<AppContext, 'db' | 'config'>, now:
         .execute();
       const expired: string[] = [];
       for (const row of due) {
-        const result = await trx
-          .updateTable('orders')
-          .set({ is_pass: 1 })
-          .where('id', '=', row.id)
-          .where(isOpenBooking)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) continue;
+        if (!(await takeOpenBooking(trx, row.id, 'is_pass'))) continue;
         await recordAudit(
           trx,
           SYSTEM_ACTOR,

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
-import { isOpen, isOpenBooking, ORDER_COLUMNS, orderByNum, toState, windowPosition, type OrderState } from './booking';
+import { isOpen, ORDER_COLUMNS, orderByNum, takeOpenBooking, toState, windowPosition, type OrderState } from './booking';
 import { finishOrder, lockDevice, stateSql, stateWhile, type DeviceView } from './session-device';
 
 export interface SessionStart {
@@ -84,13 +84,7 @@ export const startSession = (ctx: Pick<AppContext, 'db' | 'config'>, input: Sess
     if (booking === undefined) return { outcome: 'unknownCode' };
     if (!isOpen(booking) || windowPosition(ctx, booking, at) !== 'inside') return settled(trx, ctx, deviceId, booking, at);
 
-    const used = await trx
-      .updateTable('orders')
-      .set({ is_used: 1 })
-      .where('id', '=', booking.id)
-      .where(isOpenBooking)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) === 0) {
+    if (!(await takeOpenBooking(trx, booking.id, 'is_used'))) {
       // Another start (or the sweeper) got there first: answer as a repeated event would be answered.
       const now = await orderByNum(trx, booking.orderNum);
       return now === undefined ? { outcome: 'unknownCode' } : settled(trx, ctx, deviceId, now, at);
