@@ -490,7 +490,8 @@ describe.each(WRITERS)('ingest ($name)', ({ kind, writerThread }) => {
     const broken = await breakInserts(ctx);
     const ingest = start({ retryFirstMs: 60_000, retryMaxMs: 60_000 });
     const stuck = send(ingest, ...telemetry('OC-A1', { Time: AT }));
-    await until(() => ingest.counters.failures >= 1, 'a failed attempt');
+    // The first attempt waits for the writer thread to start (tsx compiling its modules): 7 s measured on a busy two-core machine.
+    await until(() => ingest.counters.failures >= 1, 'a failed attempt', 20_000);
     const started = Date.now();
     await ingest.close();
     expect(Date.now() - started).toBeLessThan(5000);
