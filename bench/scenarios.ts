@@ -14,7 +14,7 @@ import { DEVICES, MINUTE, ORDERS_PER_DEVICE, READINGS_PER_DEVICE, T0, deviceId, 
  * checked before it is measured.
  */
 
-export interface Call {
+interface Call {
   body: ListBody;
   /** The total the server must answer for this body. */
   total: number;

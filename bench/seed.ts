@@ -43,11 +43,6 @@ export const deviceId = (index: number): string => `OC-${String(index).padStart(
 /** The Level-1 administrator's devices: 0–2, 10–12, 20–22, …: 300 of 1,000, spread over the fleet. */
 export const inScope = (index: number): boolean => index % 10 < 3;
 
-export const scopedDeviceIds = (): string[] =>
-  Array.from({ length: DEVICES }, (_, index) => index)
-    .filter(inScope)
-    .map(deviceId);
-
 /** The server's environment for this data set (the child server gets the same). */
 export const benchEnv = (dataDir: string): Env => ({
   DATA_DIR: dataDir,

@@ -8,7 +8,7 @@ export type AccessCheck = (role: Role | undefined, request: AccessRequest) => bo
 export const sharedPolicy: AccessCheck = policyCanAccess;
 
 /** The role of the signed-in mock account behind a request, from its bearer token. */
-export const mockRoleOf = (request: Request): Role | undefined => {
+const mockRoleOf = (request: Request): Role | undefined => {
   const account = mockAccountOf(request);
   const known = account ? MOCK_ACCOUNTS[account] : undefined;
   return known ? levelToRole(known.Level) : undefined;

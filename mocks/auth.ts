@@ -20,7 +20,7 @@ export const MOCK_ACCOUNTS: Record<string, { Code: string; Level: Level }> = {
 export const mockAccountId = (account: string): number => Object.keys(MOCK_ACCOUNTS).indexOf(account) + 1;
 
 /** What the mocks know of a sign-in account's password: changed by the password calls, per mock server. */
-export interface MockCredential {
+interface MockCredential {
   Code: string;
   Level: Level;
   /** Set by an administrator's reset: the account must choose a new password before anything else. */

@@ -1,6 +1,6 @@
 import type { Config } from '../server/config';
 import { createDatabase } from '../server/db/database';
-import { createBooking } from '../server/orders/lifecycle';
+import { createBooking } from '../server/orders/create-booking';
 import { EARLY_START_MS, LATE_START_MS } from '../simulator/bookings';
 
 /**

@@ -9,10 +9,10 @@ import { passwordProblem } from '../src/domain/password';
  * `loadConfig` is pure: it reads only the object it is given, so tests pass their own.
  */
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export const SQLITE_SYNCHRONOUS_MODES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
+const SQLITE_SYNCHRONOUS_MODES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];
 
 /** Demo accounts' passwords are shown in the README; in demo mode the super administrator gets this one. */
@@ -22,7 +22,7 @@ export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgre
 
 /** MQTT_PORT's default (decisions.md); `--demo` uses the next port, since a development machine's own Mosquitto often holds 1883. */
 export const DEFAULT_MQTT_PORT = 1883;
-export const DEMO_MQTT_PORT = 1884;
+const DEMO_MQTT_PORT = 1884;
 
 /** How long a chamber has to acknowledge a command (docs/commands.md). */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 10;
@@ -142,7 +142,7 @@ const MQTT_URL_PROTOCOLS = ['mqtt:', 'mqtts:', 'ws:', 'wss:'];
 const CLIENT_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** `oxygen.server.<host name>`: stable across restarts of one machine, so its persistent session is found again. */
-export const defaultMqttClientId = (host: string): string =>
+const defaultMqttClientId = (host: string): string =>
   `oxygen.server.${host.replace(/[^A-Za-z0-9_-]/g, '-')}`.slice(0, 64).replace(/[.-]+$/, '');
 
 const envSchema = z.object({
@@ -241,7 +241,7 @@ const envSchema = z.object({
 });
 
 /** The variables read, in documentation order. */
-export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
+const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
 
 type ParsedEnv = z.output<typeof envSchema>;
 

@@ -2,7 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 import type { LogLevel } from './config';
 
 /** Never logged: bearer tokens, cookies, passwords in any field the upstream uses for them. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',

@@ -13,7 +13,7 @@ export interface Log {
   error(message: string): void;
 }
 
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(
     readonly call: string,
     readonly code: number,

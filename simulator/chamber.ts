@@ -105,12 +105,12 @@ export interface ChamberView {
 export type StartRefusal = 'busy' | 'closed' | 'repair' | 'offline';
 
 /** In a session the chamber reports about once a second; idle, every 30–60 s. */
-export const SESSION_INTERVAL_S = 1;
-export const IDLE_INTERVAL_S: readonly [number, number] = [30, 60];
+const SESSION_INTERVAL_S = 1;
+const IDLE_INTERVAL_S: readonly [number, number] = [30, 60];
 /** Emergency depressurisation lasts at least this long, even from low pressure. */
 export const ERD_MIN_S = 60;
 /** A command issued longer ago than this is refused as expired (docs/mqtt.md, "Late commands"). */
-export const COMMAND_MAX_AGE_MS = 60_000;
+const COMMAND_MAX_AGE_MS = 60_000;
 /** Acknowledgements remembered per chamber, so a redelivered command gets the same answer. */
 const ACKS_KEPT = 256;
 /** A telemetry due this close (s) is sent now: steps come about a second apart, never exactly. */

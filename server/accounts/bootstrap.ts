@@ -15,7 +15,7 @@ const stdoutPrint: Print = (line) => {
 };
 
 /** The one clearly visible notice of a generated password; it is never printed or logged again. */
-export const passwordNotice = (account: string, password: string): string => {
+const passwordNotice = (account: string, password: string): string => {
   const rule = '='.repeat(72);
   return [
     rule,

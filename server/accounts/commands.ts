@@ -66,7 +66,7 @@ const assertManaged = async (db: Kysely<DB>, caller: Viewer, ids: readonly strin
  * An account strictly below the caller in its subtree (a super administrator: any account but itself),
  * or undefined: for the caller itself, an account elsewhere and an account that does not exist alike.
  */
-export const findSubordinate = (db: Kysely<DB>, caller: Viewer, account: string): Promise<AccountRow | undefined> => {
+const findSubordinate = (db: Kysely<DB>, caller: Viewer, account: string): Promise<AccountRow | undefined> => {
   const query = db
     .selectFrom('accounts')
     .selectAll()

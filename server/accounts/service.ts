@@ -28,7 +28,7 @@ export const countAccounts = async (ctx: AppContext): Promise<number> => {
 };
 
 /** Throws 40000 naming `field` when the password breaks the password rule. */
-export const assertAcceptablePassword = (password: string, field = 'Code'): void => {
+const assertAcceptablePassword = (password: string, field = 'Code'): void => {
   if (passwordProblem(password) !== null) throw badInput('validation.weakPassword', { field });
 };
 

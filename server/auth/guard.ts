@@ -34,7 +34,7 @@ const authenticate = async (request: FastifyRequest): Promise<SignedInAccount> =
   return account;
 };
 
-export const mustChangeCodeFirst = (): AppError => new AppError(CODES.forbidden, 'account.mustChangeCode');
+const mustChangeCodeFirst = (): AppError => new AppError(CODES.forbidden, 'account.mustChangeCode');
 
 /** Signed in (else 50008) and, unless the options allow it, not bound to change its password (else 40300). */
 export const signInGuard =

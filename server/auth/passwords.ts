@@ -10,17 +10,17 @@ import { Semaphore } from './semaphore';
  * without breaking stored hashes.
  */
 
-export const SCRYPT_R = 8;
-export const SCRYPT_P = 1;
-export const SALT_BYTES = 16;
-export const KEY_BYTES = 64;
+const SCRYPT_R = 8;
+const SCRYPT_P = 1;
+const SALT_BYTES = 16;
+const KEY_BYTES = 64;
 
 /** At most this many hashes run at once in the process (each takes 128·N·r bytes: 128 MiB at cost 17). */
 export const HASH_CONCURRENCY = 2;
 /** Sign-ins waiting for a hashing slot beyond this are answered "busy" at once. */
-export const HASH_QUEUE = 64;
+const HASH_QUEUE = 64;
 
-export interface ScryptParams {
+interface ScryptParams {
   cost: number;
   r: number;
   p: number;
@@ -31,7 +31,7 @@ export interface StoredHash extends ScryptParams {
   hash: Buffer;
 }
 
-export const formatHash = ({ cost, r, p, salt, hash }: StoredHash): string =>
+const formatHash = ({ cost, r, p, salt, hash }: StoredHash): string =>
   ['scrypt', cost, r, p, salt.toString('base64'), hash.toString('base64')].join('$');
 
 /** Parses a stored hash; undefined when it is not in our format or its parameters are out of range. */

@@ -8,7 +8,7 @@ import type { LoginFailureKind } from '../db/schema';
  * client address over the last hour; at the limit, sign-in answers 42900 before any password check.
  */
 
-export const THROTTLE_WINDOW_MS = 3_600_000;
+const THROTTLE_WINDOW_MS = 3_600_000;
 
 /**
  * The key for a client address: IPv4 as is (also when IPv4-mapped), IPv6 by its /64 network, since a

@@ -11,9 +11,9 @@ import { asLevel } from '../accounts/levels';
  * the last TOKEN_IDLE_MINUTES; last_used_at is written at most once a minute.
  */
 
-export const TOKEN_BYTES = 32;
+const TOKEN_BYTES = 32;
 /** last_used_at is refreshed only when older than this, to spare writes. */
-export const TOUCH_INTERVAL_MS = 60_000;
+const TOUCH_INTERVAL_MS = 60_000;
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -29,7 +29,7 @@ export const bearerToken = (header: string | undefined): string | undefined => {
 };
 
 export const idleMs = (ctx: Pick<AppContext, 'config'>): number => ctx.config.tokenIdleMinutes * 60_000;
-export const lifetimeMs = (ctx: Pick<AppContext, 'config'>): number => ctx.config.tokenMaxHours * 3_600_000;
+const lifetimeMs = (ctx: Pick<AppContext, 'config'>): number => ctx.config.tokenMaxHours * 3_600_000;
 
 export interface IssuedToken {
   token: string;
@@ -128,7 +128,7 @@ export const revokeAllTokens = async (
 };
 
 /** Dead sessions are kept this long (for troubleshooting), then deleted. */
-export const SESSION_RETENTION_MS = 24 * 3_600_000;
+const SESSION_RETENTION_MS = 24 * 3_600_000;
 
 /** Deletes sessions that have been dead (revoked, expired or idle) for longer than the retention. */
 export const pruneSessions = async (ctx: AppContext): Promise<void> => {

@@ -19,7 +19,7 @@ type WithoutIds<C> = C extends unknown ? Omit<C, 'cmdId' | 'Time'> : never;
 export type CommandBody = WithoutIds<Command>;
 
 /** 96 random bits, url-safe (16 characters of base64url): within the contract's cmdId pattern. */
-export const newCmdId = (): string => randomBytes(12).toString('base64url');
+const newCmdId = (): string => randomBytes(12).toString('base64url');
 
 /**
  * Records the command as 'sent' at `at`, in the caller's transaction, and answers it as it will be

@@ -29,7 +29,7 @@ const commandListing = defineListing(deviceCommandsConfig, {
  * is visible exactly when the device is), whoever issued them. The super administrator reads every one,
  * those of removed devices included.
  */
-export const commandScope = (db: Kysely<DB>, viewer: Viewer) => {
+const commandScope = (db: Kysely<DB>, viewer: Viewer) => {
   const base = db.selectFrom('device_commands as c').leftJoin('accounts as u', 'u.id', 'c.issued_by');
   const devices = deviceScope(db, viewer);
   return devices === undefined ? base : base.where('c.device_id', 'in', devices);

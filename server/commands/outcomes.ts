@@ -19,7 +19,7 @@ import type { DB } from '../db/schema';
 export type CommandLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 /** Why a command timed out: no ack within the timeout, or the broker never took it. */
-export type TimeoutReason = 'noAnswer' | 'notDelivered';
+type TimeoutReason = 'noAnswer' | 'notDelivered';
 
 export type Settlement = { status: 'acked' } | { status: 'refused'; error: string | undefined } | { status: 'timeout'; reason: TimeoutReason };
 
@@ -42,7 +42,7 @@ export const unsettled =
       ...(filter.issuedUpTo === undefined ? [] : [eb('issued_at', '<=', filter.issuedUpTo)]),
     ]);
 
-export const OUTCOME_ACTIONS: Record<FinalCommandStatus, AuditAction> = {
+const OUTCOME_ACTIONS: Record<FinalCommandStatus, AuditAction> = {
   acked: 'device.commandAcked',
   refused: 'device.commandRefused',
   timeout: 'device.commandTimedOut',

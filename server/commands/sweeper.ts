@@ -6,7 +6,7 @@ import { sweepEvery } from '../sweep';
 import { settleCommands, unsettled } from './outcomes';
 
 /** Checking every second reports an unanswered command at most a second after its timeout. */
-export const COMMAND_SWEEP_INTERVAL_MS = 1000;
+const COMMAND_SWEEP_INTERVAL_MS = 1000;
 
 /**
  * Every command still 'sent' `timeoutMs` after it was issued becomes 'timeout' ('noAnswer'), each with

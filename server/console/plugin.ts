@@ -19,7 +19,7 @@ const isUnder = (pathname: string, prefix: string): boolean =>
  * True for a page the console's router owns: a GET or HEAD that wants HTML, outside the APIs, whose
  * last path segment has no file extension (so a missing /app.js stays a 404).
  */
-export const isHistoryFallback = (request: FastifyRequest, apiPrefix: string): boolean => {
+const isHistoryFallback = (request: FastifyRequest, apiPrefix: string): boolean => {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const pathname = request.url.split('?')[0] ?? '/';
   if (isUnder(pathname, apiPrefix) || isUnder(pathname, '/api')) return false;

@@ -15,16 +15,16 @@ type Answer = Omit<CheckpointReport, 'restarted' | 'ms'>;
 const pass = (mode: 'PASSIVE' | 'RESTART'): Answer | undefined => (connection.pragma(`wal_checkpoint(${mode})`) as Answer[])[0];
 
 /**
- * A PASSIVE pass copies the frames committed so far while the writer goes on. Once the log is long, a
- * RESTART pass follows at once: it holds the writers off while it copies what they committed during the
- * first pass (little), so the next transaction starts the WAL from its beginning.
- */
-/**
  * The log a RESTART pass left all copied. Until a transaction starts the WAL again the log stays so, and
  * another RESTART would copy nothing while still holding the writers off (idle after a busy spell).
  */
 let restartedLog = -1;
 
+/**
+ * A PASSIVE pass copies the frames committed so far while the writer goes on. Once the log is long, a
+ * RESTART pass follows at once: it holds the writers off while it copies what they committed during the
+ * first pass (little), so the next transaction starts the WAL from its beginning.
+ */
 const checkpoint = (): void => {
   const started = performance.now();
   const passive = pass('PASSIVE');

@@ -14,16 +14,16 @@ import { startTsWorker } from './ts-worker';
  */
 
 /** How often the thread checkpoints: at 10,000 readings/s, about 14,000 frames, whose pages (each device's newest) are copied once a second. */
-export const SQLITE_CHECKPOINT_INTERVAL_MS = 1000;
+const SQLITE_CHECKPOINT_INTERVAL_MS = 1000;
 /** WAL frames from which a checkpoint also restarts the WAL (about 40 MB at 4 KiB pages). */
-export const SQLITE_CHECKPOINT_RESTART_FRAMES = 10_000;
+const SQLITE_CHECKPOINT_RESTART_FRAMES = 10_000;
 /**
  * How long a restart waits, holding the writers off, for the writer's transaction to end and for the
  * readers of the log to finish (a list being streamed reads for as long as it takes). Longer than a batch's
  * transaction; past it the restart gives up until the next checkpoint, instead of holding the writer for the
  * connections' busy_timeout of 5 s, which would fail its transaction.
  */
-export const SQLITE_CHECKPOINT_RESTART_WAIT_MS = 100;
+const SQLITE_CHECKPOINT_RESTART_WAIT_MS = 100;
 
 /** What one checkpoint did: SQLite's answer to its last pass, whether it restarted the WAL, and its time. */
 export interface CheckpointReport {

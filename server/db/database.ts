@@ -37,7 +37,7 @@ const pgTypes = {
 };
 
 /** How many prepared statements a SQLite connection keeps for reuse (least recently used dropped first). */
-export const SQLITE_STATEMENT_CACHE_SIZE = 500;
+const SQLITE_STATEMENT_CACHE_SIZE = 500;
 
 /**
  * Marks a SQL text whose rows are wanted as arrays of column values in SELECT order: SQLite then answers
@@ -45,7 +45,7 @@ export const SQLITE_STATEMENT_CACHE_SIZE = 500;
  * reading the rows (25 readings of 17 columns: 190 µs as objects, 125 µs as arrays); PostgreSQL
  * ignores the comment. `rowsAsArrays` gives arrays from either store.
  */
-export const ROWS_AS_ARRAYS = '/* rows as arrays */ ';
+const ROWS_AS_ARRAYS = '/* rows as arrays */ ';
 
 /** A query's rows as arrays of the values of `columns` (its SELECT list's names, in order), whether the store answered arrays or objects. */
 export const rowsAsArrays = (rows: readonly unknown[], columns: readonly string[]): unknown[][] =>
@@ -61,7 +61,7 @@ export const rowsAsArrays = (rows: readonly unknown[], columns: readonly string[
  * itself when the schema changes. A cached statement still busy (a stream being iterated)
  * is not handed out again: that caller gets a fresh, uncached one.
  */
-export const withStatementCache = (
+const withStatementCache = (
   connection: SqliteDatabase.Database,
   size = SQLITE_STATEMENT_CACHE_SIZE,
 ): Pick<SqliteDatabase.Database, 'prepare' | 'close'> => {

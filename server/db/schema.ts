@@ -1,11 +1,11 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 /**
  * Table types, portable between SQLite and PostgreSQL: times are epoch milliseconds in integer
  * (SQLite) / bigint (PostgreSQL, parsed to number) columns, flags are integers 0 or 1 on both.
  */
 
-export interface AccountsTable {
+interface AccountsTable {
   id: Generated<number>;
   account: string;
   password_hash: string;
@@ -20,7 +20,7 @@ export interface AccountsTable {
   updated_at: number;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   /** sha256 of the bearer token, hex; the token itself is never stored. */
   token_hash: string;
   account_id: number;
@@ -33,7 +33,7 @@ export interface SessionsTable {
 
 export type LoginFailureKind = 'account' | 'address';
 
-export interface LoginFailuresTable {
+interface LoginFailuresTable {
   id: Generated<number>;
   kind: LoginFailureKind;
   /** The account name as typed (trimmed), or the client address. */
@@ -73,14 +73,14 @@ export interface DevicesTable {
 }
 
 /** The devices an account manages (the super administrator manages all without rows here). */
-export interface AccountDevicesTable {
+interface AccountDevicesTable {
   account_id: number;
   device_id: string;
   created_at: number;
 }
 
 /** A booking (decisions.md, "Orders"). */
-export interface OrdersTable {
+interface OrdersTable {
   id: Generated<number>;
   order_num: string;
   device_id: string;
@@ -102,7 +102,7 @@ export interface OrdersTable {
  * One device report (decisions.md: a reading is identified by its device and Time, unique). Columns
  * are the wire names in snake_case: l = L, rcpi02 = RCPi02, hm_sp02 = HmSP02, …
  */
-export interface StateRecordsTable {
+interface StateRecordsTable {
   id: Generated<number>;
   device_id: string;
   /** Epoch milliseconds, as the device reports it. */
@@ -130,7 +130,7 @@ export interface StateRecordsTable {
  * a target, with the state before and after as JSON), when, from where, and the device it concerns, which
  * decides who may read it.
  */
-export interface AuditLogTable {
+interface AuditLogTable {
   id: Generated<number>;
   at: number;
   actor_id: number | null;
@@ -145,7 +145,7 @@ export interface AuditLogTable {
 }
 
 /** A command sent to a device (`oc/{Id}/cmd`) and its outcome (src/domain/live.ts CommandStatus). */
-export interface DeviceCommandsTable {
+interface DeviceCommandsTable {
   cmd_id: string;
   device_id: string;
   /** 'permission' | 'state' | 'settings'. */
@@ -173,14 +173,10 @@ export interface DB {
 }
 
 export type AccountRow = Selectable<AccountsTable>;
-export type NewAccountRow = Insertable<AccountsTable>;
-export type AccountUpdate = Updateable<AccountsTable>;
-export type SessionRow = Selectable<SessionsTable>;
 export type DeviceRow = Selectable<DevicesTable>;
 export type NewDeviceRow = Insertable<DevicesTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
-export type AuditLogRow = Selectable<AuditLogTable>;
 export type NewStateRecordRow = Insertable<StateRecordsTable>;
 
 /** The flag columns hold 0 or 1 on both stores. */

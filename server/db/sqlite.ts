@@ -9,7 +9,7 @@ import type { SqliteSynchronous } from '../config';
  * process 33–35 MB, against 60 MB through database.ts (measured on 2026-11-25).
  */
 
-export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
 /**
  * WAL frames after which a commit checkpoints (SQLite's default is 1,000). Sustained ingestion dirties
  * about one page a reading (each device's newest leaf of the state records' device index) and rewrites the
@@ -19,11 +19,11 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * the backstop. Every connection gets the same value: one with a smaller one would run the deferred
  * checkpoint itself, on its own thread.
  */
-export const SQLITE_WAL_CHECKPOINT_FRAMES = 20_000;
+const SQLITE_WAL_CHECKPOINT_FRAMES = 20_000;
 /** How much of the database file SQLite reads through a memory map (256 MiB). */
-export const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
+const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
 /** SQLite's page cache per connection, KiB (32 MiB; the default is 2 MB). */
-export const SQLITE_CACHE_KIB = 32 * 1024;
+const SQLITE_CACHE_KIB = 32 * 1024;
 
 /** Opens a SQLite file with the pragmas every connection must have. */
 export const openSqlite = (file: string, synchronous: SqliteSynchronous): SqliteDatabase.Database => {

@@ -111,7 +111,7 @@ const GAP_MINUTES = 15;
  * One device's readings: back-to-back 60-minute sessions (pressurise, hold, depressurise) with a
  * 15-minute gap, one reading a minute, the newest `quietHours` before now; at most `limit` of them.
  */
-export const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRecordRow[] => {
+const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRecordRow[] => {
   const random = seededRandomFor(demo.id);
   const last = Math.floor((now - demo.quietHours * HOUR) / MINUTE) * MINUTE;
   const rows: NewStateRecordRow[] = [];
@@ -187,7 +187,7 @@ const OPEN_ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
  * About `count` bookings over the last three days and the next day: one running order per working
  * chamber (used, not finished: the device's OrderNum), finished ones, expired ones and upcoming ones.
  */
-export const demoOrders = (now: number, count: number): { orders: NewOrderRow[]; running: Map<string, string> } => {
+const demoOrders = (now: number, count: number): { orders: NewOrderRow[]; running: Map<string, string> } => {
   const random = seededRandom(20_260_105);
   const drafts: Omit<NewOrderRow, 'order_num'>[] = [];
   for (const demo of DEMO_DEVICES.filter((candidate) => candidate.state === 'Work')) {

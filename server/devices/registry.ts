@@ -19,7 +19,7 @@ import type { DeviceEdit } from './update';
  * the scheme, so a later one can coexist.
  */
 
-export const SECRET_BYTES = 32;
+const SECRET_BYTES = 32;
 const SCHEME = 'sha256:';
 
 export const newDeviceSecret = (): string => randomBytes(SECRET_BYTES).toString('base64url');

@@ -20,7 +20,7 @@ import { deviceEditBody } from './update';
  */
 
 /** `{ Id, name, Type, Location }`: the same fields and limits as the console's device edit. */
-export const deviceRegistrationBody = deviceEditBody;
+const deviceRegistrationBody = deviceEditBody;
 
 const deviceParams = z.strictObject({ Id: deviceIdSchema });
 

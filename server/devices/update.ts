@@ -17,7 +17,7 @@ import { claimDevice, deviceRecord } from './claim';
  */
 
 /** What the edit form writes, wire field → devices column; checked against the configuration at start. */
-export const DEVICE_EDIT_COLUMNS = { name: 'name', Type: 'type', Location: 'location' } as const;
+const DEVICE_EDIT_COLUMNS = { name: 'name', Type: 'type', Location: 'location' } as const;
 
 /** A validated edit (the shared schema has trimmed the texts). */
 export interface DeviceEdit {

@@ -6,7 +6,7 @@
 export const LANGUAGES = ['zh-CN', 'en-US'] as const;
 export type Language = (typeof LANGUAGES)[number];
 /** The product's default language, used when the caller states none. */
-export const DEFAULT_LANGUAGE: Language = 'zh-CN';
+const DEFAULT_LANGUAGE: Language = 'zh-CN';
 
 const enUS = {
   ok: 'success',

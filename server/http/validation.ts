@@ -46,7 +46,7 @@ const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown => {
 };
 
 /** Longest field name repeated in a msg; a longer (unknown) one is cut. */
-export const SHOWN_FIELD_MAX = 64;
+const SHOWN_FIELD_MAX = 64;
 
 /**
  * One segment of a field name as a msg shows it: as sent, but cut at SHOWN_FIELD_MAX characters, and
@@ -120,7 +120,7 @@ const codeOf = (params: Record<string, unknown> | undefined): Code | undefined =
 };
 
 /** Turns the first zod issue into a message naming the field. */
-export const describeIssue = (issue: z.core.$ZodIssue, data: unknown, part: string): Described => {
+const describeIssue = (issue: z.core.$ZodIssue, data: unknown, part: string): Described => {
   if (issue.code === 'unrecognized_keys') {
     const field = fieldName([...issue.path, issue.keys[0] ?? ''], part);
     return { key: 'validation.unknownField', params: { field } };
@@ -168,7 +168,7 @@ export const describeIssue = (issue: z.core.$ZodIssue, data: unknown, part: stri
  * Bad input (40000, or the code a custom issue names); the message names the field, in the caller's
  * language.
  */
-export class ValidationError extends AppError {
+class ValidationError extends AppError {
   constructor(
     readonly described: Described,
     readonly part: string,
@@ -184,7 +184,7 @@ export class ValidationError extends AppError {
 }
 
 /** Parses `data` with `schema`, throwing ValidationError (40000) on bad input. For use outside routes. */
-export const parseInput = <S extends z.ZodType>(schema: S, data: unknown, part = 'body'): z.output<S> => {
+const parseInput = <S extends z.ZodType>(schema: S, data: unknown, part = 'body'): z.output<S> => {
   const nul = nulCharacterPath(data);
   if (nul !== undefined) throw new ValidationError({ key: 'validation.nulCharacter', params: { field: fieldName(nul, part) } }, part);
   const result = schema.safeParse(data, { reportInput: true });

@@ -6,7 +6,7 @@ import type { LiveEvent } from '../../src/domain/live';
  * plugin sets a relay, `publish` goes through the broker (`oxygen-live/{Id}`) so that every server
  * process, this one included, gets the event back and hands it to `deliver`.
  */
-export type LiveListener = (event: LiveEvent) => void;
+type LiveListener = (event: LiveEvent) => void;
 
 export interface LiveFeed {
   /** Announces a change to every server process's subscribers. */

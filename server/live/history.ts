@@ -8,7 +8,7 @@ import type { LiveEvent } from '../../src/domain/live';
  * at most `capacity` events, none older than `maxAgeMs`.
  */
 
-export interface Recorded {
+interface Recorded {
   seq: number;
   /** ctx.now() when it arrived. */
   at: number;
@@ -21,7 +21,7 @@ export interface HistoryLimits {
 }
 
 /** What a stream resuming after `seq` gets: the events it missed, or a reset when they are not known here. */
-export type Resume = { kind: 'replay'; events: Recorded[] } | { kind: 'reset'; reason: 'unknown' | 'too-old' };
+type Resume = { kind: 'replay'; events: Recorded[] } | { kind: 'reset'; reason: 'unknown' | 'too-old' };
 
 export interface History {
   /** Records an event; answers its seq. */

@@ -49,7 +49,7 @@ const sees = (scope: LiveScope, deviceId: string): boolean => scope === 'all' ||
 const sameDevices = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((id) => b.has(id));
 
 /** Why a stream tells its client to refetch: its Last-Event-ID is not known here, is too old, it fell too far behind, or its devices changed. */
-export type ResetReason = 'unknown' | 'too-old' | 'overflow' | 'scope';
+type ResetReason = 'unknown' | 'too-old' | 'overflow' | 'scope';
 
 interface Stream {
   readonly account: SignedInAccount;

@@ -34,9 +34,9 @@ const CLOSE_TIMEOUT_MS = 5_000;
  * client. Acknowledgements wait for a batch commit, so the broker's default (Mosquitto: 20) would cap
  * ingestion at 20 messages per commit.
  */
-export const RECEIVE_MAXIMUM = 2000;
+const RECEIVE_MAXIMUM = 2000;
 /** MQTT 5 Session Expiry Interval: how long the broker keeps this client's session and messages while it is away. */
-export const SESSION_EXPIRY_SECONDS = 7 * 24 * 3600;
+const SESSION_EXPIRY_SECONDS = 7 * 24 * 3600;
 
 export interface ClientTransportOptions {
   broker: 'external' | 'primary';

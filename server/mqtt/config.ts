@@ -18,7 +18,7 @@ import type { InboundMessage } from './transport';
  */
 
 /** The server's own MQTT identity. Its name contains a dot, which no device Id can (docs/mqtt.md). */
-export const SERVER_USERNAME = 'oxygen.server';
+const SERVER_USERNAME = 'oxygen.server';
 
 /**
  * Where a cluster worker asks the primary's embedded broker to end a device's connection (payload: the
@@ -67,8 +67,7 @@ export interface EmbeddedBrokerOptions {
 }
 
 /** Why the broker refused something; each is counted in `counters`. */
-export const REFUSAL_REASONS = ['badCredentials', 'clientIdDenied', 'publishDenied', 'subscribeDenied', 'oversized', 'packetTooLarge'] as const;
-export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+export type RefusalReason = 'badCredentials' | 'clientIdDenied' | 'publishDenied' | 'subscribeDenied' | 'oversized' | 'packetTooLarge';
 export type BrokerCounters = Record<RefusalReason, number>;
 
 export const DEFAULT_MAX_PACKET_BYTES = 65_536;

@@ -4,7 +4,8 @@ import { TOPIC_QOS, TOPIC_RETAIN, topicFor } from '../../src/domain/mqtt';
 import type { AppContext } from '../context';
 import { verifyDeviceSecret } from '../devices/registry';
 import { globalPlugin } from '../plugin';
-import { createIngest, type Ingest, type IngestCounters, type IngestOptions } from '../telemetry/ingest';
+import type { IngestCounters } from '../telemetry/counters';
+import { createIngest, type Ingest, type IngestOptions } from '../telemetry/ingest';
 import { createClientTransport, type ClientTransport } from './client';
 import { newServerCredentials, type BrokerCounters, type BrokerCredentials } from './config';
 import { createEmbeddedTransport, type EmbeddedTransport } from './embedded';
@@ -29,7 +30,7 @@ import { unlinked } from './link';
 const COUNTERS_LOG_INTERVAL_MS = 60_000;
 
 /** The primary's embedded broker, as a cluster worker reaches it (server/main.ts). */
-export interface PrimaryBroker {
+interface PrimaryBroker {
   port: number;
   credentials: BrokerCredentials;
   clientId: string;
@@ -56,7 +57,7 @@ export type MqttStatus =
   | { broker: 'external'; connected: boolean; reconnects: number; pending: number; ingest: IngestCounters }
   | { broker: 'primary'; connected: boolean };
 
-export interface MqttRuntime {
+interface MqttRuntime {
   /** The embedded broker's port (the real one when MQTT_PORT is 0); null for a client. */
   readonly port: number | null;
   status(): MqttStatus;

@@ -1,6 +1,6 @@
 import { globalPlugin } from '../plugin';
 import { sweepEvery } from '../sweep';
-import { expireOverdue } from './lifecycle';
+import { expireOverdue } from './expiry';
 
 export interface OrderSweeperOptions {
   /** How often overdue bookings are expired, in ms (default ORDER_SWEEP_INTERVAL_MS). */

@@ -11,7 +11,7 @@ import { failureOf } from '../http/plugin';
  *   401 { "message": "not logged in", "code": 50008 }
  * The same errors as the upstream's envelope (server/http/plugin.ts), rendered differently.
  */
-export interface RestError {
+interface RestError {
   message: string;
   code: Code;
 }

@@ -22,7 +22,7 @@ export interface Viewer {
 export const seesEverything = (viewer: Viewer): boolean => viewer.level === 0;
 
 /** The ids of the devices assigned to an account, as a subquery (`device_id in (…)`). */
-export const assignedDevicesQuery = (db: Kysely<DB>, accountId: number) =>
+const assignedDevicesQuery = (db: Kysely<DB>, accountId: number) =>
   db.selectFrom('account_devices').select('account_devices.device_id').where('account_devices.account_id', '=', accountId);
 
 /**

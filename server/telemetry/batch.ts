@@ -64,7 +64,7 @@ const COLUMNS = 2 + READING_COLUMNS.length;
  * exist (a shape per row count would fill SQLite's statement cache). 512 rows × 17 columns = 8,704
  * parameters, below SQLite's limit (32,766 in better-sqlite3's build) and PostgreSQL's (65,535).
  */
-export const INSERT_CHUNK_ROWS = [512, 64, 8, 1] as const;
+const INSERT_CHUNK_ROWS = [512, 64, 8, 1] as const;
 
 /** One reading's values in column order (slot indices of `insertStatement`). */
 const pushRow = (values: unknown[], deviceId: string, reading: Telemetry): void => {

@@ -2,7 +2,8 @@ import type { DevicePatch } from '../../src/domain/live';
 import type { DeviceEvent } from '../../src/domain/mqtt';
 import type { AppContext } from '../context';
 import { flag, isSet } from '../db/schema';
-import { endSession, startSession } from '../orders/lifecycle';
+import { endSession } from '../orders/session-end';
+import { startSession } from '../orders/session-start';
 import type { LimitedLog } from './log';
 import { presencePatch, touchDevice, type DeviceAfterEvent } from './presence';
 
@@ -21,7 +22,7 @@ import { presencePatch, touchDevice, type DeviceAfterEvent } from './presence';
  * whose handling failed halfway is simply handled again.
  *
  * Alarms (decisions.md, "Safety alarms": emergency active is critical; faults) are a later issue: they
- * hook into `emergency` and `fault` below, and into the offline sweep (server/telemetry/ingest.ts).
+ * hook into `emergency` and `fault` below, and into the offline sweep (server/telemetry/offline-sweep.ts).
  */
 
 export type EventOutcome = { dropped: 'unknownDevice' } | { patch: DevicePatch };

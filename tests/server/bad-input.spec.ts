@@ -13,7 +13,7 @@ import type { AppContext } from '../../server/context';
 import { seedDemoFleet } from '../../server/demo/fleet';
 import { upstreamNotFound } from '../../server/http/plugin';
 import { fieldName, nulCharacterPath, shownSegment } from '../../server/http/validation';
-import { expireOverdue } from '../../server/orders/lifecycle';
+import { expireOverdue } from '../../server/orders/expiry';
 import { restNotFound } from '../../server/rest/errors';
 import { demoTokens, seedFleet, T0, type DemoName } from './fleet';
 import { fakeClock, STORE_KINDS, useStore, type StoreKind } from './stores';

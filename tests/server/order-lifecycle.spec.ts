@@ -1,16 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../server/context';
-import {
-  createBooking,
-  EARLY_START_MINUTES,
-  endSession,
-  expireOverdue,
-  EXPIRY_BATCH,
-  findBooking,
-  startSession,
-  type OrderState,
-} from '../../server/orders/lifecycle';
+import { EARLY_START_MINUTES, findBooking, type OrderState } from '../../server/orders/booking';
+import { createBooking } from '../../server/orders/create-booking';
+import { expireOverdue, EXPIRY_BATCH } from '../../server/orders/expiry';
+import { endSession } from '../../server/orders/session-end';
+import { startSession } from '../../server/orders/session-start';
 import { ORDER_SWEEP_INTERVAL_MS, orderSweeperPlugin } from '../../server/orders/sweeper';
 import { seedFleet, snapshot, T0 } from './fleet';
 import { fakeClock, MINUTE, STORE_KINDS, useStore } from './stores';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMessage, topicFor } from '../../src/domain/mqtt';
 import { createDatabase } from '../../server/db/database';
-import { createBooking } from '../../server/orders/lifecycle';
+import { createBooking } from '../../server/orders/create-booking';
 import { secretsFile } from '../../simulator/credentials';
 import { runSimulator, type RunningSimulator } from '../../simulator/fleet';
 

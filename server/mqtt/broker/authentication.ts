@@ -1,0 +1,101 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AedesOptions, AuthenticateError } from 'aedes';
+import { isDeviceId } from '../../../src/domain/mqtt';
+import type { BrokerCredentials, BrokerLog, EmbeddedBrokerOptions } from '../config';
+import { printable, type Identity, type Refuse } from './refusals';
+import type { ClientSessions } from './sessions';
+import { mayPublish } from './topic-rights';
+
+/** Connection refusal codes (MQTT 3.1.1 CONNACK return codes; aedes' AuthErrorCode is an ambient const enum). */
+const IDENTIFIER_REJECTED = 2;
+const SERVER_UNAVAILABLE = 3;
+const BAD_USERNAME_OR_PASSWORD = 4;
+const NOT_AUTHORIZED = 5;
+
+const digest = (value: string | Buffer): Buffer => createHash('sha256').update(value).digest();
+
+const refusal = (message: string, returnCode: number): AuthenticateError =>
+  Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+
+interface AuthenticationParts {
+  log: BrokerLog;
+  serverCredentials: BrokerCredentials;
+  /** The device check: `EmbeddedBrokerOptions.authenticate`. */
+  authenticateDevice: EmbeddedBrokerOptions['authenticate'];
+  sessions: ClientSessions;
+  refuse: Refuse;
+}
+
+/**
+ * Who may connect: the server's own client with its generated password (compared in constant time), or a
+ * device with its Id as username and its secret as password; then its client id and its last will.
+ * Refused: badCredentials (return code 4), clientIdDenied (2), a last will outside the device's topics
+ * (publishDenied, 5); a failing device check answers "server unavailable" (3).
+ */
+export const createAuthentication = ({
+  log,
+  serverCredentials,
+  authenticateDevice,
+  sessions,
+  refuse,
+}: AuthenticationParts): Required<Pick<AedesOptions, 'preConnect' | 'authenticate'>> => {
+  const serverUsername = serverCredentials.username;
+  const serverPasswordDigest = digest(serverCredentials.password);
+
+  const isServer = (username: string | undefined, password: Buffer | undefined): boolean => {
+    if (username !== serverUsername || password === undefined) return false;
+    return timingSafeEqual(digest(password), serverPasswordDigest);
+  };
+
+  const preConnect: AedesOptions['preConnect'] = (client, packet, done) => {
+    sessions.connecting(client, packet);
+    done(null, true);
+  };
+
+  const authenticate: AedesOptions['authenticate'] = (client, rawUsername, password, done) => {
+    const username: string | undefined = rawUsername;
+    const clientId = client.id;
+    const admit = (identity: Identity, name: string) => {
+      const problem = sessions.clientIdProblem(clientId, name, identity);
+      if (problem !== null) {
+        refuse('clientIdDenied', { username: printable(name), clientId: printable(clientId) }, `mqtt: client id refused (${problem})`);
+        done(refusal('identifier rejected', IDENTIFIER_REJECTED), null);
+        return;
+      }
+      const will = sessions.takeWill(client);
+      if (will !== undefined && !mayPublish(identity, will)) {
+        refuse(
+          'publishDenied',
+          { deviceId: printable(name), clientId: printable(clientId), topic: printable(will.topic), retain: will.retain, will: true },
+          'mqtt: last will refused',
+        );
+        done(refusal('not authorized', NOT_AUTHORIZED), null);
+        return;
+      }
+      sessions.admit(client, identity, name);
+      log.debug({ username: name, clientId: printable(clientId) }, 'mqtt: client connected');
+      done(null, true);
+    };
+    const badCredentials = (why: string) => {
+      refuse('badCredentials', { username: printable(username), clientId: printable(clientId) }, `mqtt: connection refused (${why})`);
+      done(refusal('bad username or password', BAD_USERNAME_OR_PASSWORD), null);
+    };
+
+    if (username === serverUsername) {
+      if (isServer(username, password)) admit({ kind: 'server' }, serverUsername);
+      else badCredentials('wrong server password');
+      return;
+    }
+    if (!isDeviceId(username)) return badCredentials(username === undefined ? 'no username' : 'username is not a device Id');
+    if (password === undefined || password.length === 0) return badCredentials('no password');
+    authenticateDevice(username, password.toString('utf8')).then(
+      (ok) => (ok ? admit({ kind: 'device', deviceId: username }, username) : badCredentials('unknown device or wrong secret')),
+      (error: unknown) => {
+        log.error({ err: error, deviceId: username }, 'mqtt: cannot check device credentials');
+        done(refusal('server unavailable', SERVER_UNAVAILABLE), null);
+      },
+    );
+  };
+
+  return { preConnect, authenticate };
+};
