@@ -1,0 +1,46 @@
+import type { ComponentType } from 'react';
+import { usePermissions, useTranslate } from 'react-admin';
+import type { Role } from '../domain/roles';
+import { useConsoleConfig } from '../ConsoleConfigContext';
+import { configuredResourcesFor, MENU_GROUPS, routesFor } from '../routes/routeTable';
+
+export interface MenuEntry {
+  to: string;
+  label: string;
+  icon: ComponentType;
+}
+
+export interface MenuGroupEntries {
+  group: string;
+  label: string;
+  entries: MenuEntry[];
+}
+
+/**
+ * The menu's content: the route table filtered by the role policy, grouped as the spec's menu was, then
+ * the external links. The side menu and the horizontal top menu both draw it, so they never differ.
+ */
+export const useMenuGroups = () => {
+  const translate = useTranslate();
+  const { permissions: role } = usePermissions<Role>();
+  const { externalLinks } = useConsoleConfig();
+  const routes = routesFor(role);
+  const resources = configuredResourcesFor(role);
+  const groups: MenuGroupEntries[] = MENU_GROUPS.map((group) => ({
+    group,
+    label: translate(`app.menu.${group}`),
+    entries: [
+      ...routes
+        .filter((route) => route.group === group)
+        .map(({ path, labelKey, icon }) => ({ to: path, label: translate(labelKey), icon })),
+      ...resources
+        .filter(({ options }) => options.config.menu.group === group)
+        .map(({ name, icon }) => ({ to: `/${name}`, label: translate(`resources.${name}.name`, { smart_count: 2 }), icon })),
+    ],
+  })).filter(({ entries }) => entries.length > 0);
+  const links = {
+    label: translate('app.menu.links'),
+    entries: externalLinks.map(({ labelKey, href }) => ({ href, label: translate(labelKey) })),
+  };
+  return { groups, links };
+};
