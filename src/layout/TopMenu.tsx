@@ -32,7 +32,7 @@ export const TopMenu = () => {
   const { groups, links } = useMenuGroups();
   const { pathname } = useLocation();
   return (
-    <Box component="nav" data-top-menu sx={{ display: 'flex', flexWrap: 'nowrap', overflowX: 'auto', mx: 1 }}>
+    <Box component="nav" data-top-menu sx={{ display: 'flex', flex: 1, flexWrap: 'nowrap', overflowX: 'auto', mx: 1 }}>
       {groups.map(({ group, label, entries }) => (
         <TopMenuGroup key={group} label={label} active={entries.some(({ to }) => pathname.startsWith(to))}>
           {(close) =>

@@ -25,6 +25,7 @@ const SettingSwitch = ({ name, checked, onChange }: { name: string; checked: boo
     labelKey={`app.settings.${name}`}
     control={
       <Switch
+        size="small"
         checked={checked}
         onChange={(event) => onChange(event.target.checked)}
         // data-* attributes are valid on the input, but MUI's slot types do not list them.
@@ -55,6 +56,7 @@ const MenuWidthField = () => {
   return (
     <TextField
       type="number"
+      margin="none"
       label={translate('app.settings.menuWidth')}
       value={typed ?? String(menuWidth)}
       onChange={change}
@@ -79,7 +81,7 @@ export const SettingsDrawer = () => {
     );
   return (
     <Drawer anchor="right" open={open} onClose={() => setOpen(false)}>
-      <Box data-settings-drawer sx={{ width: DRAWER_WIDTH, p: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+      <Box data-settings-drawer sx={{ width: DRAWER_WIDTH, px: 2, py: 1, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
           <Typography variant="h6" component="h2">
             {translate('app.settings.title')}
@@ -116,7 +118,7 @@ export const SettingsDrawer = () => {
             />
           }
         />
-        <Alert severity="info">{translate('app.settings.alert')}</Alert>
+        <Alert severity="info" sx={{ mt: 1 }}>{translate('app.settings.alert')}</Alert>
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
           <Button data-settings-close onClick={() => setOpen(false)}>
             {translate('app.settings.close')}
