@@ -15,6 +15,7 @@ import { localTokenStore } from './providers/tokenStore';
 import { ConsoleLayout } from './layout/ConsoleLayout';
 import { HttpErrorNotifier } from './layout/HttpErrorNotifier';
 import { ConsoleTheme } from './layout/settings/ConsoleTheme';
+import { APP_SETTINGS_STORE_KEY } from './layout/settings/appSettings';
 import { LoginPage } from './pages/LoginPage';
 import { AccountHelpPage } from './pages/AccountHelpPage';
 import { ExceptionPage } from './pages/ExceptionPage';
@@ -22,15 +23,18 @@ import { ROUTES } from './routes/routeTable';
 import { RoleGuard } from './routes/RoleGuard';
 import { RedirectPage } from './routes/RedirectPage';
 
-/** react-admin's store, except that signing out keeps the chosen language. */
+/** What belongs to the browser rather than to who is signed in: the language and the page settings. */
+const KEPT_ON_SIGN_OUT = ['locale', 'theme', 'sidebar.open', APP_SETTINGS_STORE_KEY];
+
+/** react-admin's store, except that signing out keeps the browser's own choices. */
 const consoleStore = (): Store => {
   const store = localStorageStore();
   return {
     ...store,
     reset() {
-      const locale: unknown = store.getItem('locale');
+      const kept = KEPT_ON_SIGN_OUT.map((key) => [key, store.getItem<unknown>(key)] as const);
       store.reset();
-      if (locale) store.setItem('locale', locale);
+      for (const [key, value] of kept) if (value !== undefined) store.setItem(key, value);
     },
   };
 };
