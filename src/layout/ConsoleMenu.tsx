@@ -1,6 +1,6 @@
-import { ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
-import LaunchIcon from '@mui/icons-material/Launch';
+import { ListSubheader } from '@mui/material';
 import { Menu, useSidebarState } from 'react-admin';
+import { ExternalLinkItem } from './ExternalLinkItem';
 import { useMenuGroups } from './useMenuGroups';
 
 const GroupHeader = ({ label }: { label: string }) => (
@@ -19,12 +19,7 @@ export const ConsoleMenu = () => {
       ])}
       {open && <GroupHeader label={links.label} />}
       {links.entries.map(({ href, label }) => (
-        <MenuItem key={href} component="a" href={href} target="_blank" rel="noopener noreferrer">
-          <ListItemIcon>
-            <LaunchIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={label} />
-        </MenuItem>
+        <ExternalLinkItem key={href} href={href} label={label} />
       ))}
     </Menu>
   );

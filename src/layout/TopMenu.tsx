@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Button, ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
-import LaunchIcon from '@mui/icons-material/Launch';
 import { Link, useLocation } from 'react-router-dom';
+import { ExternalLinkItem } from './ExternalLinkItem';
 import { useMenuGroups } from './useMenuGroups';
 
 /** One group of the horizontal menu: a button in the app bar opening its entries below it. */
@@ -49,14 +49,7 @@ export const TopMenu = () => {
       ))}
       <TopMenuGroup label={links.label} active={false}>
         {(close) =>
-          links.entries.map(({ href, label }) => (
-            <MenuItem key={href} component="a" href={href} target="_blank" rel="noopener noreferrer" onClick={close}>
-              <ListItemIcon>
-                <LaunchIcon fontSize="small" />
-              </ListItemIcon>
-              <ListItemText primary={label} />
-            </MenuItem>
-          ))
+          links.entries.map(({ href, label }) => <ExternalLinkItem key={href} href={href} label={label} onClick={close} />)
         }
       </TopMenuGroup>
     </Box>

@@ -4,13 +4,13 @@ import type { Role } from '../domain/roles';
 import { useConsoleConfig } from '../ConsoleConfigContext';
 import { configuredResourcesFor, MENU_GROUPS, routesFor } from '../routes/routeTable';
 
-export interface MenuEntry {
+interface MenuEntry {
   to: string;
   label: string;
   icon: ComponentType;
 }
 
-export interface MenuGroupEntries {
+interface MenuGroupEntries {
   group: string;
   label: string;
   entries: MenuEntry[];
