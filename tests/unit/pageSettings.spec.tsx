@@ -38,7 +38,8 @@ describe('the frame follows the page settings (against the msw mocks)', () => {
   });
 
   it('hides the app bar, menu and footer when they are off, and offers the fixed button instead', async () => {
-    storedSettings({ navbar: false, menu: false, footer: false });
+    // hideMenu, which the drawer does not offer, hides the side menu as menu off does.
+    storedSettings({ navbar: false, hideMenu: true, footer: false });
     await signedIn();
     expect(screen.queryByRole('banner')).toBeNull();
     expect(screen.queryByTestId('console-menu')).toBeNull();

@@ -77,8 +77,8 @@ export const useBrand = () => {
 };
 
 /**
- * The settings in force and a setter taking a partial change. Only what differs from the defaults is
- * stored, so a default changed in a later release reaches users who never touched that setting.
+ * The settings in force and a setter taking a partial change. Only what was changed is stored, over the
+ * defaults, so a default changed in a later release reaches users who never touched that setting.
  * Two of them belong to react-admin and are read from its own Store keys, so its controls and the
  * drawer never disagree: `theme` is the theme mode its ToggleThemeButton switches, and `menuCollapse`
  * is its sidebar's open state, negated, which its menu button toggles.
