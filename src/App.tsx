@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
 import { Navigate } from 'react-router-dom';
-import { AdminContext, AdminUI, CustomRoutes, localStorageStore, Notification, Resource, type Store } from 'react-admin';
+import { AdminUI, CoreAdminContext, CustomRoutes, localStorageStore, Notification, Resource, type Store } from 'react-admin';
 import { defaultConfig, type ConsoleConfig } from './config';
 import { ConsoleConfigProvider, useConsoleConfig } from './ConsoleConfigContext';
 import { i18nProvider } from './i18n';
@@ -14,23 +14,27 @@ import { RESOURCE_CONFIGS, RESOURCES } from './resources';
 import { localTokenStore } from './providers/tokenStore';
 import { ConsoleLayout } from './layout/ConsoleLayout';
 import { HttpErrorNotifier } from './layout/HttpErrorNotifier';
+import { ConsoleTheme } from './layout/settings/ConsoleTheme';
+import { APP_SETTINGS_STORE_KEY } from './layout/settings/appSettings';
 import { LoginPage } from './pages/LoginPage';
 import { AccountHelpPage } from './pages/AccountHelpPage';
 import { ExceptionPage } from './pages/ExceptionPage';
 import { ROUTES } from './routes/routeTable';
 import { RoleGuard } from './routes/RoleGuard';
 import { RedirectPage } from './routes/RedirectPage';
-import { darkTheme, lightTheme } from './theme';
 
-/** react-admin's store, except that signing out keeps the chosen language. */
+/** What belongs to the browser rather than to who is signed in: the language and the page settings. */
+const KEPT_ON_SIGN_OUT = ['locale', 'theme', 'sidebar.open', APP_SETTINGS_STORE_KEY];
+
+/** react-admin's store, except that signing out keeps the browser's own choices. */
 const consoleStore = (): Store => {
   const store = localStorageStore();
   return {
     ...store,
     reset() {
-      const locale: unknown = store.getItem('locale');
+      const kept = KEPT_ON_SIGN_OUT.map((key) => [key, store.getItem<unknown>(key)] as const);
       store.reset();
-      if (locale) store.setItem('locale', locale);
+      for (const [key, value] of kept) if (value !== undefined) store.setItem(key, value);
     },
   };
 };
@@ -65,10 +69,12 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
 
   return (
     <ConsoleConfigProvider value={config}>
-      <AdminContext
+      {/* react-admin's AdminContext, except that the themes follow the settings kept in its Store. */}
+      <CoreAdminContext
         authProvider={authProvider}
         dataProvider={dataProvider}
-        queryClient={queryClient} i18nProvider={i18nProvider} store={store} theme={lightTheme} darkTheme={darkTheme}>
+        queryClient={queryClient} i18nProvider={i18nProvider} store={store}>
+        <ConsoleTheme>
         <LiveProvider connection={live}>
         <HttpErrorNotifier http={http} />
         <AdminUI
@@ -95,7 +101,8 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
         ))}
         </AdminUI>
         </LiveProvider>
-      </AdminContext>
+        </ConsoleTheme>
+      </CoreAdminContext>
     </ConsoleConfigProvider>
   );
 };

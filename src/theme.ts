@@ -1,14 +1,23 @@
 import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions } from 'react-admin';
 
-/** Theme colour of spec point 3 (#165DFF); menu width 220 (spec point 9). */
-export const THEME_COLOR = '#165DFF';
-export const MENU_WIDTH = 220;
+/** The width of the collapsed side menu: its icons and nothing else. */
+const CLOSED_MENU_WIDTH = 55;
 
-const withBrand = (base: RaThemeOptions): RaThemeOptions => ({
+/** What the themes are built from: the settings drawer's theme colour (`#rrggbb`) and menu width (px). */
+export interface Brand {
+  themeColor: string;
+  menuWidth: number;
+}
+
+const withBrand = (base: RaThemeOptions, { themeColor, menuWidth }: Brand): RaThemeOptions => ({
   ...base,
-  palette: { ...base.palette, primary: { main: THEME_COLOR } },
-  sidebar: { width: MENU_WIDTH, closedWidth: 55 },
+  // MUI derives the light, dark and contrast shades of the primary colour, and every component uses them.
+  palette: { ...base.palette, primary: { main: themeColor } },
+  sidebar: { width: menuWidth, closedWidth: CLOSED_MENU_WIDTH },
 });
 
-export const lightTheme = withBrand(defaultLightTheme);
-export const darkTheme = withBrand(defaultDarkTheme);
+/** The light and dark themes of a brand. */
+export const consoleThemes = (brand: Brand) => ({
+  lightTheme: withBrand(defaultLightTheme, brand),
+  darkTheme: withBrand(defaultDarkTheme, brand),
+});

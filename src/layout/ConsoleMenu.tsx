@@ -1,47 +1,25 @@
-import { ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
-import LaunchIcon from '@mui/icons-material/Launch';
-import { Menu, useSidebarState, useTranslate } from 'react-admin';
-import { useConsoleConfig } from '../ConsoleConfigContext';
-import { MENU_GROUPS } from '../routes/routeTable';
-import { useMenuRoutes } from './useMenuRoutes';
+import { ListSubheader } from '@mui/material';
+import { Menu, useSidebarState } from 'react-admin';
+import { ExternalLinkItem } from './ExternalLinkItem';
+import { useMenuGroups } from './useMenuGroups';
 
 const GroupHeader = ({ label }: { label: string }) => (
   <ListSubheader sx={{ lineHeight: 2.5, bgcolor: 'transparent' }}>{label}</ListSubheader>
 );
 
-/**
- * The menu is the route table filtered by the role policy, grouped as the spec's menu was; with the menu
- * from the server in force, the server's entries instead.
- */
+/** The side menu: the menu's groups under their headers (shown while the menu is open), then the links. */
 export const ConsoleMenu = () => {
-  const translate = useTranslate();
   const [open] = useSidebarState();
-  const { externalLinks } = useConsoleConfig();
-  const { routes, resources } = useMenuRoutes();
+  const { groups, links } = useMenuGroups();
   return (
     <Menu data-testid="console-menu">
-      {MENU_GROUPS.flatMap((group) => {
-        const entries = routes.filter((route) => route.group === group);
-        const configured = resources.filter(({ options }) => options.config.menu.group === group);
-        if (entries.length + configured.length === 0) return [];
-        return [
-          open && <GroupHeader key={group} label={translate(`app.menu.${group}`)} />,
-          ...entries.map(({ path, labelKey, icon: Icon }) => (
-            <Menu.Item key={path} to={path} primaryText={translate(labelKey)} leftIcon={<Icon />} />
-          )),
-          ...configured.map(({ name, icon: Icon }) => (
-            <Menu.Item key={name} to={`/${name}`} primaryText={translate(`resources.${name}.name`, { smart_count: 2 })} leftIcon={<Icon />} />
-          )),
-        ];
-      })}
-      {open && <GroupHeader label={translate('app.menu.links')} />}
-      {externalLinks.map(({ labelKey, href }) => (
-        <MenuItem key={href} component="a" href={href} target="_blank" rel="noopener noreferrer">
-          <ListItemIcon>
-            <LaunchIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={translate(labelKey)} />
-        </MenuItem>
+      {groups.flatMap(({ group, label, entries }) => [
+        open && <GroupHeader key={group} label={label} />,
+        ...entries.map(({ to, label: text, icon: Icon }) => <Menu.Item key={to} to={to} primaryText={text} leftIcon={<Icon />} />),
+      ])}
+      {open && <GroupHeader label={links.label} />}
+      {links.entries.map(({ href, label }) => (
+        <ExternalLinkItem key={href} href={href} label={label} />
       ))}
     </Menu>
   );

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useStore } from 'react-admin';
+import { useSidebarState, useStore, useTheme } from 'react-admin';
 
 /** One entry of the menu the server sends when `menuFromServer` is on (`POST /api/user/menu`). */
 export interface ServerMenuEntry {
@@ -49,16 +49,54 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
 /** react-admin's Store keeps them (localStorage), so every change survives a reload. */
 export const APP_SETTINGS_STORE_KEY = 'consoleSettings';
 
+/** The narrowest and widest side menu the console draws, whatever a stored or hand-edited value says. */
+export const MENU_WIDTH_RANGE = { min: 160, max: 400 } as const;
+
+const COLOUR = /^#[0-9a-f]{6}$/i;
+
+/** A stored value the frame cannot draw (a hand-edited Store, an old release's) falls back to its default. */
+const drawable = (settings: AppSettings): AppSettings => ({
+  ...settings,
+  themeColor: COLOUR.test(settings.themeColor) ? settings.themeColor : DEFAULT_APP_SETTINGS.themeColor,
+  menuWidth: Number.isFinite(settings.menuWidth)
+    ? Math.min(MENU_WIDTH_RANGE.max, Math.max(MENU_WIDTH_RANGE.min, Math.round(settings.menuWidth)))
+    : DEFAULT_APP_SETTINGS.menuWidth,
+});
+
+/** The settings kept in the console's own Store entry, over the defaults: all but the two react-admin keeps. */
+const useOwnSettings = () => {
+  const [stored, setStored] = useStore<Partial<AppSettings>>(APP_SETTINGS_STORE_KEY, {});
+  const settings = useMemo(() => drawable({ ...DEFAULT_APP_SETTINGS, ...stored }), [stored]);
+  return [settings, setStored] as const;
+};
+
+/** What the themes are built from; unlike useAppSettings, usable outside MUI's theme (it builds it). */
+export const useBrand = () => {
+  const [{ themeColor, menuWidth }] = useOwnSettings();
+  return useMemo(() => ({ themeColor, menuWidth }), [themeColor, menuWidth]);
+};
+
 /**
- * The settings in force and a setter taking a partial change. Only what differs from the defaults is
- * stored, so a default changed in a later release reaches users who never touched that setting.
+ * The settings in force and a setter taking a partial change. Only what was changed is stored, over the
+ * defaults, so a default changed in a later release reaches users who never touched that setting.
+ * Two of them belong to react-admin and are read from its own Store keys, so its controls and the
+ * drawer never disagree: `theme` is the theme mode its ToggleThemeButton switches, and `menuCollapse`
+ * is its sidebar's open state, negated, which its menu button toggles.
  */
 export const useAppSettings = (): [AppSettings, (change: Partial<AppSettings>) => void] => {
-  const [stored, setStored] = useStore<Partial<AppSettings>>(APP_SETTINGS_STORE_KEY, {});
-  const settings = useMemo(() => ({ ...DEFAULT_APP_SETTINGS, ...stored }), [stored]);
+  const [own, setStored] = useOwnSettings();
+  const [theme, setTheme] = useTheme(DEFAULT_APP_SETTINGS.theme);
+  const [sidebarOpen, setSidebarOpen] = useSidebarState();
+  const settings = useMemo(() => ({ ...own, theme, menuCollapse: !sidebarOpen }), [own, theme, sidebarOpen]);
   const update = useCallback(
-    (change: Partial<AppSettings>) => setStored((previous: Partial<AppSettings>) => ({ ...previous, ...change })),
-    [setStored],
+    ({ theme: nextTheme, menuCollapse, ...rest }: Partial<AppSettings>) => {
+      if (nextTheme !== undefined) setTheme(nextTheme);
+      // A horizontal menu cannot be collapsed: turning it on opens the side menu for when it comes back.
+      const collapse = rest.topMenu ? false : menuCollapse;
+      if (collapse !== undefined) setSidebarOpen(!collapse);
+      if (Object.keys(rest).length > 0) setStored((previous: Partial<AppSettings>) => ({ ...previous, ...rest }));
+    },
+    [setStored, setTheme, setSidebarOpen],
   );
   return [settings, update];
 };
