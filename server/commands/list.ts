@@ -35,7 +35,7 @@ const sentCommand = (payload: string | undefined): unknown => (payload === undef
 
 /**
  * `GET /api/v1/device-commands`: a page of the commands the viewer may read, as DeviceCommandRecord
- * (src/resources/devices/commands.ts), with the list meaning of server/lists/. `command` is free JSON, not
+ * (src/resources/devices/requests.ts), with the list meaning of server/lists/. `command` is free JSON, not
  * a configured field, so it is read for the page's ids in a second query.
  */
 export const listCommands = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ExpressionBuilder } from 'kysely';
 import type { AuditAction } from '../../src/domain/audit';
 import type { CommandOutcome, CommandStatus } from '../../src/domain/live';
-import type { FinalCommandStatus } from '../../src/resources/devices/commands';
+import type { FinalCommandStatus } from '../../src/resources/devices/requests';
 import type { Command } from '../../src/domain/mqtt';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';

@@ -6,7 +6,7 @@ import { isAcceptablePassword } from '../../src/domain/password';
 import { levelToRole, type Level } from '../../src/domain/roles';
 import { menuRoutesFor } from '../../src/routes/menu';
 import { bootstrap } from '../../server/accounts/bootstrap';
-import { RESET_CODE_LENGTH } from '../../server/accounts/commands';
+import { RESET_CODE_LENGTH } from '../../server/accounts/calls';
 import { createAccount } from '../../server/accounts/service';
 import { buildApp } from '../../server/app';
 import type { AppContext } from '../../server/context';

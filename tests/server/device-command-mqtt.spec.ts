@@ -6,7 +6,7 @@ import { commandSweeperPlugin } from '../../server/commands/sweeper';
 import { newServerCredentials } from '../../server/mqtt/config';
 import type { LiveEvent } from '../../src/domain/live';
 import { commandSchema, lastWillFor, topicFor, type Command } from '../../src/domain/mqtt';
-import type { DeviceCommandRecord } from '../../src/resources/devices/commands';
+import type { DeviceCommandRecord } from '../../src/resources/devices/requests';
 import { DEVICE_COMMANDS } from '../../src/resources/devices/config';
 import { demoTokens, seedFleet, type DemoName } from './fleet';
 import { call, envelope } from './http';

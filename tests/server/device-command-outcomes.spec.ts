@@ -6,7 +6,7 @@ import { unlinked } from '../../server/mqtt/link';
 import { commandOutcomeSchema, type LiveEvent } from '../../src/domain/live';
 import { commandSchema, parseMessage, topicFor } from '../../src/domain/mqtt';
 import { DEVICE_COMMANDS } from '../../src/resources/devices/config';
-import type { DeviceCommandRecord } from '../../src/resources/devices/commands';
+import type { DeviceCommandRecord } from '../../src/resources/devices/requests';
 import type { WireRecord } from '../../src/resources/model';
 import { fakeLog, liveEvents, recordingLink, storedCommands, type RecordingLink } from './device-command-fakes';
 import { FLEET_ASSIGNMENTS, T0, type DemoName, useFleetApp } from './fleet';

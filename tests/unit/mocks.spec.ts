@@ -4,7 +4,7 @@ import { createMockServer } from '../../mocks/node';
 import { MOCK_TOTAL, seedTables } from '../../mocks/seed';
 import { CMD_ID_PATTERN } from '../../src/domain/mqtt';
 import { RESOURCE_CONFIGS } from '../../src/resources';
-import type { DeviceCommandRecord } from '../../src/resources/devices/commands';
+import type { DeviceCommandRecord } from '../../src/resources/devices/requests';
 import { DEVICE_COMMANDS } from '../../src/resources/devices/config';
 import { recordId, type WireRecord } from '../../src/resources/model';
 import { recordSchema } from '../../src/resources/schema';
