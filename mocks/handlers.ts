@@ -1,5 +1,5 @@
 import type { ResourceConfig } from '../src/resources/types';
-import { RESOURCE_CONFIGS } from '../src/resources';
+import { RESOURCE_CONFIGS } from '../src/resources/configs';
 import { sharedPolicy, type AccessCheck } from './access';
 import { authHandlers, mockCredentials, mustChangeCodeGate } from './auth';
 import { accountCallHandlers } from './accountCalls';

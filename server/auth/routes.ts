@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { loginBodySchema } from '../../src/domain/auth';
-import { menuRoutesFor } from '../../src/routes/menu';
+import { menuRoutesFor } from '../../src/domain/menu';
 import { currentUser } from '../accounts/service';
 import { actorOf } from '../audit/actor';
 import { recordAudit } from '../audit/trail';
@@ -14,7 +14,7 @@ import { revokeTokenHash } from './tokens';
 /** Calls without a payload accept no body or an empty JSON object. */
 export const noPayload = z.strictObject({}).nullish();
 
-/** One entry of `/api/user/menu`: a screen the caller's role may open (src/routes/menu.ts). */
+/** One entry of `/api/user/menu`: a screen the caller's role may open (src/domain/menu.ts). */
 export interface ServerMenuEntry {
   path: string;
   /** The console's translation key of the menu label. */

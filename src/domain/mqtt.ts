@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DEVICE_PERMISSIONS, DEVICE_STATES } from '../resources/devices/config';
-import { isBloodPressure } from '../resources/schema';
+import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
+import { isBloodPressure } from './bloodPressure';
 
 /**
  * The MQTT contract between chambers and the server (decisions.md, "Devices and readings"; the device

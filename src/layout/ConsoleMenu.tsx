@@ -3,7 +3,8 @@ import LaunchIcon from '@mui/icons-material/Launch';
 import { Menu, usePermissions, useSidebarState, useTranslate } from 'react-admin';
 import type { Role } from '../domain/roles';
 import { useConsoleConfig } from '../ConsoleConfigContext';
-import { configuredResourcesFor, MENU_GROUPS, routesFor } from '../routes/routeTable';
+import { MENU_GROUPS } from '../domain/menu';
+import { configuredResourcesFor, routesFor } from '../routes/routeTable';
 
 const GroupHeader = ({ label }: { label: string }) => (
   <ListSubheader sx={{ lineHeight: 2.5, bgcolor: 'transparent' }}>{label}</ListSubheader>

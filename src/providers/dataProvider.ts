@@ -4,7 +4,8 @@ import type { AdminResetBody, AssignDevicesBody, ResetAnswer, SelfResetBody } fr
 import { ACCOUNT_CALLS } from '../resources/accounts/config';
 import { DEVICE_COMMANDS_PATH } from '../resources/devices/commandLog';
 import type { ChangeSettingsBody, DeviceCommandRecord, IssuedCommand } from '../resources/devices/requests';
-import { DEVICE_COMMANDS, type DeviceState } from '../resources/devices/config';
+import { DEVICE_COMMANDS } from '../resources/devices/config';
+import { type DeviceState } from '../domain/devices';
 import { findResource, sourcesIn, type WireRecord } from '../resources/model';
 import type { ResourceConfig } from '../resources/types';
 import { quietly, UpstreamError, type HttpClient } from './httpClient';

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
 import { isAcceptablePassword } from '../../src/domain/password';
 import { levelToRole, type Level } from '../../src/domain/roles';
-import { menuRoutesFor } from '../../src/routes/menu';
+import { menuRoutesFor } from '../../src/domain/menu';
 import { bootstrap } from '../../server/accounts/bootstrap';
 import { RESET_CODE_LENGTH } from '../../server/accounts/calls';
 import { createAccount } from '../../server/accounts/service';

@@ -3,7 +3,7 @@ import { MOCK_ACK_MS } from '../../mocks/deviceCommands';
 import { createMockServer } from '../../mocks/node';
 import { MOCK_TOTAL, seedTables } from '../../mocks/seed';
 import { CMD_ID_PATTERN } from '../../src/domain/mqtt';
-import { RESOURCE_CONFIGS } from '../../src/resources';
+import { RESOURCE_CONFIGS } from '../../src/resources/configs';
 import type { DeviceCommandRecord } from '../../src/resources/devices/requests';
 import { DEVICE_COMMANDS } from '../../src/resources/devices/config';
 import { recordId, type WireRecord } from '../../src/resources/model';

@@ -1,7 +1,7 @@
 import { COMMAND_STATUSES } from '../../domain/live';
 import { CMD_ID_MAX, CMD_ID_PATTERN, COMMAND_TYPES } from '../../domain/mqtt';
 import { defineResource } from '../types';
-import { DEVICE_ID_MAX } from './config';
+import { DEVICE_ID_MAX } from '../../domain/devices';
 
 /**
  * The commands sent to chambers and what became of them, served read-only as REST by

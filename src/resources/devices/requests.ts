@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CommandStatus } from '../../domain/live';
 import { RANGES, SETTINGS_FIELDS, SPEEDS, type Command } from '../../domain/mqtt';
-import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DEVICE_PERMISSIONS, DEVICE_STATES } from './config';
+import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DEVICE_PERMISSIONS, DEVICE_STATES } from '../../domain/devices';
 
 /**
  * The device commands' bodies (spec point 7), shared by the console, the msw mocks and the server. An
