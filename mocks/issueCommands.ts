@@ -1,7 +1,7 @@
 import { http } from 'msw';
 import { z } from 'zod';
 import { CODES } from '../src/domain/envelope';
-import { SETTINGS_FIELDS } from '../src/domain/mqtt';
+import { SETTINGS_FIELDS } from '../src/domain/mqtt/payloads';
 import { DEVICE_COMMANDS } from '../src/resources/devices/config';
 import {
   changePermissionBodySchema,

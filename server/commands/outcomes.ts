@@ -3,7 +3,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { AuditAction } from '../../src/domain/audit';
 import type { CommandOutcome, CommandStatus } from '../../src/domain/live';
 import type { FinalCommandStatus } from '../../src/resources/devices/requests';
-import type { Command } from '../../src/domain/mqtt';
+import type { Command } from '../../src/domain/mqtt/payloads';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';

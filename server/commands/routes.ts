@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { CMD_ID_MAX, CMD_ID_PATTERN } from '../../src/domain/mqtt';
+import { CMD_ID_MAX, CMD_ID_PATTERN } from '../../src/domain/mqtt/payloads';
 import { deviceCommandsConfig } from '../../src/resources/devices/commandLog';
 import type { WireRecord } from '../../src/resources/model';
 import { requireAccess, signedIn } from '../auth/guard';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { SETTINGS_FIELDS } from '../../src/domain/mqtt';
+import { SETTINGS_FIELDS } from '../../src/domain/mqtt/payloads';
 import {
   changePermissionBodySchema,
   changeSettingsBodySchema,

@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client, type PublishPacket, type Subscription } from 'aedes';
-import { MAX_PAYLOAD_BYTES, deviceMayPublish, deviceMaySubscribe, isDeviceId, parseTopic, type QoS } from '../../src/domain/mqtt';
+import { MAX_PAYLOAD_BYTES } from '../../src/domain/mqtt/parse';
+import { deviceMayPublish, deviceMaySubscribe, isDeviceId, parseTopic, type QoS } from '../../src/domain/mqtt/topics';
 import { DEFAULT_MAX_PACKET_BYTES, type BrokerCounters, type EmbeddedBroker, type EmbeddedBrokerOptions, type RefusalReason } from './config';
 import type { InboundMessage } from './transport';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { QoS } from '../../src/domain/mqtt';
+import type { QoS } from '../../src/domain/mqtt/topics';
 import type { InboundMessage } from './transport';
 
 /**

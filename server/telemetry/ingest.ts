@@ -1,5 +1,6 @@
 import type { DevicePatch } from '../../src/domain/live';
-import { parseTopic, parseMessage, type RejectReason } from '../../src/domain/mqtt';
+import { parseMessage, type RejectReason } from '../../src/domain/mqtt/parse';
+import { parseTopic } from '../../src/domain/mqtt/topics';
 import { applyAck } from '../commands/acks';
 import type { CommandLog } from '../commands/outcomes';
 import type { AppContext } from '../context';

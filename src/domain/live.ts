@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMMAND_TYPES, telemetrySchema } from './mqtt';
+import { COMMAND_TYPES, telemetrySchema } from './mqtt/payloads';
 import { DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { MOCK_ACK_MS } from '../../mocks/deviceCommands';
 import { createMockServer } from '../../mocks/node';
 import { MOCK_TOTAL, seedTables } from '../../mocks/seed';
-import { CMD_ID_PATTERN } from '../../src/domain/mqtt';
+import { CMD_ID_PATTERN } from '../../src/domain/mqtt/payloads';
 import { RESOURCE_CONFIGS } from '../../src/resources/configs';
 import type { DeviceCommandRecord } from '../../src/resources/devices/requests';
 import { DEVICE_COMMANDS } from '../../src/resources/devices/config';

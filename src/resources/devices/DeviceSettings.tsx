@@ -4,7 +4,7 @@ import TuneIcon from '@mui/icons-material/Tune';
 import SendIcon from '@mui/icons-material/Send';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Form, NumberInput, SaveButton, SelectInput, useDataProvider, useRefresh, useTranslate, type RaRecord } from 'react-admin';
-import { RANGES, SETTINGS_FIELDS, SPEEDS } from '../../domain/mqtt';
+import { RANGES, SETTINGS_FIELDS, SPEEDS } from '../../domain/mqtt/payloads';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { formValidator } from '../validation';
 import { changeSettingsBodySchema, hasSettings, type ChangeSettingsBody, type Settings } from './requests';
