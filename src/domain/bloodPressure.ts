@@ -1,5 +1,5 @@
 /** Blood pressure limits wide enough for any reading a chamber's cuff reports, narrow enough to catch typos. */
-export const BLOOD_PRESSURE = { systolic: { min: 50, max: 300 }, diastolic: { min: 20, max: 200 } } as const;
+const BLOOD_PRESSURE = { systolic: { min: 50, max: 300 }, diastolic: { min: 20, max: 200 } } as const;
 
 const BLOOD_PRESSURE_PATTERN = /^(\d{2,3})\/(\d{2,3})$/;
 
