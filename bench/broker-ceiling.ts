@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { Aedes } from 'aedes';
-import { TOPIC_ROOT } from '../src/domain/mqtt';
+import { TOPIC_ROOT } from '../src/domain/mqtt/topics';
 
 /**
  * The ceiling of `npm run bench:ingest`: a bare aedes broker (no credentials, no topic rights, nothing

@@ -1,5 +1,6 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import { lastWillFor, topicFor } from '../src/domain/mqtt';
+import { lastWillFor } from '../src/domain/mqtt/payloads';
+import { topicFor } from '../src/domain/mqtt/topics';
 
 /**
  * The chambers of `npm run bench:ingest`, in their own process (forked by bench/ingest.ts, so they never

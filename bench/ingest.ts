@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import type { DevicePatch } from '../src/domain/live';
-import { createEventStreamParser, readEventStream } from '../src/providers/live/sse';
+import { createEventStreamParser, readEventStream } from '../src/domain/eventStream';
 import { cpuTimeMs, freePort, startChild, type Child } from './children';
 import { percentiles, type LoadAnswer, type LoadCommand, type Percentiles } from './ingest-load';
 import { HISTORY_PER_DEVICE, ingestEnv, seedIngest, WATCHER } from './ingest-seed';

@@ -2,8 +2,8 @@ import { http } from 'msw';
 import { CODES } from '../src/domain/envelope';
 import type { CurrentUser, LoginResult } from '../src/domain/auth';
 import { levelToRole, type Level } from '../src/domain/roles';
-import { ACCOUNT_COMMANDS } from '../src/resources/accounts/config';
-import { USER_MENU_PATH, userMenuFor } from '../src/routes/menu';
+import { ACCOUNT_CALLS } from '../src/resources/accounts/config';
+import { USER_MENU_PATH, userMenuFor } from '../src/domain/menu';
 import { fail, ok } from './envelope';
 
 /**
@@ -44,7 +44,7 @@ export const endSessionsOf = (account: string): void => {
 };
 
 /** The calls an account whose password must be changed may still make (the server's allowMustChangeCode). */
-const OPEN_WHILE_MUST_CHANGE = ['/login', '/api/user/logout', '/api/user/info', USER_MENU_PATH, ACCOUNT_COMMANDS.changeOwnPassword];
+const OPEN_WHILE_MUST_CHANGE = ['/login', '/api/user/logout', '/api/user/info', USER_MENU_PATH, ACCOUNT_CALLS.changeOwnPassword];
 
 /**
  * Until a reset password is changed, the server answers every other call with 40300; this handler goes

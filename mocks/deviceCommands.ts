@@ -1,7 +1,7 @@
 import { http } from 'msw';
-import { commandSchema, type Command } from '../src/domain/mqtt';
+import { commandSchema, type Command } from '../src/domain/mqtt/payloads';
 import { DEVICE_COMMANDS_PATH, deviceCommandsConfig } from '../src/resources/devices/commandLog';
-import type { DeviceCommandRecord } from '../src/resources/devices/commands';
+import type { DeviceCommandRecord } from '../src/resources/devices/requests';
 import type { WireRecord } from '../src/resources/model';
 import type { AccessCheck } from './access';
 import { restResourceHandlers } from './rest';

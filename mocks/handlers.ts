@@ -1,9 +1,10 @@
 import type { ResourceConfig } from '../src/resources/types';
-import { RESOURCE_CONFIGS } from '../src/resources';
+import { RESOURCE_CONFIGS } from '../src/resources/configs';
 import { sharedPolicy, type AccessCheck } from './access';
 import { authHandlers, mockCredentials, mustChangeCodeGate } from './auth';
-import { commandHandlers } from './commands';
+import { accountCallHandlers } from './accountCalls';
 import { commandLog, deviceCommandHandlers } from './deviceCommands';
+import { issueCommandHandlers } from './issueCommands';
 import { liveHandlers } from './live';
 import { restResourceHandlers } from './rest';
 import { seedTables } from './seed';
@@ -18,11 +19,11 @@ export interface MockOptions {
 
 /**
  * Every call the console makes, mocked with msw: sign-in, each configured resource (generated from its
- * configuration, over freshly seeded data) and the upstream's commands. Each call gets its own data and
- * its own passwords and its own command log. The first matching handler answers, so the order is: the
- * 40300 gate of an account that must change its password, sign-in, the commands (add_Admin with the
- * level rule before the generated create), the generated resource handlers, then the command log's
- * REST read and the live stream.
+ * configuration, over freshly seeded data), the upstream's commands to chambers and its account calls.
+ * Each call gets its own data and its own passwords and its own command log. The first matching handler
+ * answers, so the order is: the 40300 gate of an account that must change its password, sign-in, the
+ * commands and the account calls (add_Admin with the level rule before the generated create), the
+ * generated resource handlers, then the command log's REST read and the live stream.
  */
 export const handlers = (upstreamBase: string, restBase: string, { resources = RESOURCE_CONFIGS, canAccess = sharedPolicy }: MockOptions = {}) => {
   const tables = seedTables(resources);
@@ -32,7 +33,8 @@ export const handlers = (upstreamBase: string, restBase: string, { resources = R
   return [
     mustChangeCodeGate(upstreamBase, credentials),
     ...authHandlers(upstreamBase, credentials),
-    ...commandHandlers(upstreamBase, tables, canAccess, credentials, commands),
+    ...issueCommandHandlers(upstreamBase, tables, canAccess, commands),
+    ...accountCallHandlers(upstreamBase, tables, canAccess, credentials),
     ...resources.flatMap((config) =>
       config.adapter === 'upstream'
         ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess)

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { isDeviceId, SERVER_SHARE_GROUP } from '../src/domain/mqtt';
+import { isDeviceId, SERVER_SHARE_GROUP } from '../src/domain/mqtt/topics';
 import { passwordProblem } from '../src/domain/password';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
-import { ACCOUNT_COMMANDS, accountsConfig } from '../src/resources/accounts/config';
+import { ACCOUNT_CALLS, accountsConfig } from '../src/resources/accounts/config';
 import { accountRoutes } from './accounts/routes';
 import { authRoutes } from './auth/routes';
 import { deviceRoutes } from './devices/routes';
@@ -14,9 +14,9 @@ import { servedBy } from './resources/registry';
  */
 export const UPSTREAM_ALIASES: Readonly<Record<string, string>> = {
   '/createUser': upstreamPath(accountsConfig, 'create'),
-  '/resetUserPwd': ACCOUNT_COMMANDS.resetPassword,
+  '/resetUserPwd': ACCOUNT_CALLS.resetPassword,
   '/getUserInfo': '/api/user/info',
-  '/updateUserPwd': ACCOUNT_COMMANDS.changeOwnPassword,
+  '/updateUserPwd': ACCOUNT_CALLS.changeOwnPassword,
 };
 
 interface AliasConfig {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEVICE_PERMISSIONS, DEVICE_STATES } from '../src/resources/devices/config';
+import { DEVICE_PERMISSIONS, DEVICE_STATES } from '../src/domain/devices';
 
 /**
  * The simulator's calls to the server, as an administrator would make them: the upstream contract

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseMessage, topicFor, type Command, type DeviceEvent, type Telemetry } from '../src/domain/mqtt';
+import { parseMessage } from '../src/domain/mqtt/parse';
+import { type Command, type DeviceEvent, type Telemetry } from '../src/domain/mqtt/payloads';
+import { topicFor } from '../src/domain/mqtt/topics';
 import { Chamber, ERD_MIN_S, type ChamberOptions, type Emission } from './chamber';
 import { ALARM_THRESHOLDS, FAULT_KINDS, type FaultKind } from './faults';
 import { ERD_RATE_ATA_PER_MIN, RATE_ATA_PER_MIN } from './physics';

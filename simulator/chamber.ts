@@ -1,6 +1,6 @@
-import type { Ack, Command, DeviceEvent, Telemetry } from '../src/domain/mqtt';
+import type { Ack, Command, DeviceEvent, Telemetry } from '../src/domain/mqtt/payloads';
 import { seededRandomFor, type Random } from '../src/domain/random';
-import type { DeviceState } from '../src/resources/devices/config';
+import type { DeviceState } from '../src/domain/devices';
 import {
   amplitude,
   continuesIn,

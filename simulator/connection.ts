@@ -1,5 +1,6 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import { lastWillFor, topicFor, TOPIC_QOS, TOPIC_RETAIN, type Ack, type DeviceEvent, type Telemetry } from '../src/domain/mqtt';
+import { lastWillFor, type Ack, type DeviceEvent, type Telemetry } from '../src/domain/mqtt/payloads';
+import { topicFor, TOPIC_QOS, TOPIC_RETAIN } from '../src/domain/mqtt/topics';
 
 /**
  * One chamber's MQTT client, as docs/mqtt.md asks of a device: client id, username = its Id, password =

@@ -1,5 +1,5 @@
 import type { Random } from '../src/domain/random';
-import type { SPEEDS } from '../src/domain/mqtt';
+import type { SPEEDS } from '../src/domain/mqtt/payloads';
 
 /**
  * The simulated chamber's physics: pressure rates, the bands readings live in, and the noise that moves

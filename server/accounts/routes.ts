@@ -4,14 +4,14 @@ import {
   adminResetBodySchema,
   assignDevicesBodySchema,
   selfResetBodySchema,
-} from '../../src/resources/accounts/commands';
-import { ACCOUNT_COMMANDS, accountsConfig } from '../../src/resources/accounts/config';
+} from '../../src/resources/accounts/calls';
+import { ACCOUNT_CALLS, accountsConfig } from '../../src/resources/accounts/config';
 import { actorOf } from '../audit/actor';
 import { requireAccess, signInGuard, signedIn } from '../auth/guard';
 import { ok, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
 import { upstreamPath } from '../lists/route';
-import { addAdmin, adminResetCode, assignDevices, selfResetCode } from './commands';
+import { addAdmin, adminResetCode, assignDevices, selfResetCode } from './calls';
 
 /**
  * Account calls of the upstream contract, relative to API_PREFIX (docs/server-accounts.md); paths from
@@ -36,13 +36,13 @@ export const accountRoutes: FastifyPluginAsync = async (instance) => {
   );
 
   app.post(
-    ACCOUNT_COMMANDS.resetPassword,
+    ACCOUNT_CALLS.resetPassword,
     { schema: { body: adminResetBodySchema }, onRequest: requireAccess({ resource, action: 'resetPassword' }) },
     async (request) => ok(await adminResetCode(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
   );
 
   app.post(
-    ACCOUNT_COMMANDS.changeOwnPassword,
+    ACCOUNT_CALLS.changeOwnPassword,
     { schema: { body: selfResetBodySchema }, onRequest: signInGuard({ allowMustChangeCode: true }) },
     async (request) => {
       await selfResetCode(app.ctx, signedIn(request), actorOf(request), request.body);
@@ -51,7 +51,7 @@ export const accountRoutes: FastifyPluginAsync = async (instance) => {
   );
 
   app.post(
-    ACCOUNT_COMMANDS.assignDevices,
+    ACCOUNT_CALLS.assignDevices,
     { schema: { body: assignDevicesBodySchema }, onRequest: requireAccess({ resource, action: 'assignDevices' }) },
     async (request) => ok(await assignDevices(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
   );

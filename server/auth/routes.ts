@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { loginBodySchema } from '../../src/domain/auth';
-import { userMenuFor } from '../../src/routes/menu';
+import { userMenuFor } from '../../src/domain/menu';
 import { currentUser } from '../accounts/service';
 import { actorOf } from '../audit/actor';
 import { recordAudit } from '../audit/trail';

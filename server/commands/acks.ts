@@ -1,4 +1,4 @@
-import type { Ack } from '../../src/domain/mqtt';
+import type { Ack } from '../../src/domain/mqtt/payloads';
 import type { AppContext } from '../context';
 import { settleCommands, type CommandLog } from './outcomes';
 

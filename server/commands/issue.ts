@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { commandSchema, type Command } from '../../src/domain/mqtt';
+import { commandSchema, type Command } from '../../src/domain/mqtt/payloads';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
 import { announce, outcomeOf, settleCommands, type CommandLog } from './outcomes';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { CMD_ID_MAX, CMD_ID_PATTERN } from '../../src/domain/mqtt';
+import { CMD_ID_MAX, CMD_ID_PATTERN } from '../../src/domain/mqtt/payloads';
 import type { WireRecord } from '../../src/resources/model';
 import type { ListAnswer, ListBody } from '../../src/resources/query';
 import { deviceCommandsConfig } from '../../src/resources/devices/commandLog';
@@ -40,7 +40,7 @@ const sentCommand = (payload: string | undefined): unknown => (payload === undef
 
 /**
  * `GET /api/v1/device-commands`: a page of the commands the viewer may read, as DeviceCommandRecord
- * (src/resources/devices/commands.ts), with the list meaning of server/lists/. `command` is free JSON, not
+ * (src/resources/devices/requests.ts), with the list meaning of server/lists/. `command` is free JSON, not
  * a configured field, so it is read for the page's ids in a second query.
  */
 const listCommands = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, body: ListBody): Promise<ListAnswer> => {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { seededRandom, seededRandomFor, type Random } from '../../src/domain/random';
-import type { DeviceState } from '../../src/resources/devices/config';
+import type { DeviceState } from '../../src/domain/devices';
 import type { AppContext } from '../context';
 import type { DB, NewDeviceRow, NewOrderRow, NewStateRecordRow } from '../db/schema';
 

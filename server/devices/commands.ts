@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { SETTINGS_FIELDS } from '../../src/domain/mqtt';
+import { SETTINGS_FIELDS } from '../../src/domain/mqtt/payloads';
 import {
   changePermissionBodySchema,
   changeSettingsBodySchema,
@@ -11,7 +11,7 @@ import {
   type ChangeStateBody,
   type IssuedCommand,
   type Settings,
-} from '../../src/resources/devices/commands';
+} from '../../src/resources/devices/requests';
 import type { WireRecord } from '../../src/resources/model';
 import type { AuditAction } from '../../src/domain/audit';
 import { recordAudit, type AuditActor } from '../audit/trail';
@@ -29,7 +29,7 @@ import { withDeviceId } from './update';
  *   POST /order/change_permission  { Id, Permission? }          toggles Open ↔ Close, or sets Permission when given
  *   POST /order/change_state       { Id, State }                sets Work, Stop or Repair
  *   POST /order/change_settings    { Id, SP?, ST?, SS?, SL?, SA? }  at least one setting (ours, same family)
- * Bodies are the console's own schemas (src/resources/devices/commands.ts) behind `withDeviceId`, so an
+ * Bodies are the console's own schemas (src/resources/devices/requests.ts) behind `withDeviceId`, so an
  * empty Id is code 401 first. Each claims the device (scope, row lock), makes its change, records its
  * audit entry and the command for the chamber (device_commands, 'sent') in one transaction, then, after
  * the commit, publishes the command on `oc/{Id}/cmd` (server/commands/issue.ts). The answer is the device

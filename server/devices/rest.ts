@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { deviceIdSchema } from '../../src/resources/devices/commands';
+import { deviceIdSchema } from '../../src/resources/devices/requests';
 import { devicesConfig } from '../../src/resources/devices/config';
 import { actorOf } from '../audit/actor';
 import { requireAccess, signedIn } from '../auth/guard';

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import type { Locale } from '../../src/domain/locales';
 import { CODES, HTTP_STATUS, type Code, type Envelope } from '../../src/domain/envelope';
-import { pickLanguage, translate, type Language, type MessageKey, type MessageParams } from './messages';
+import { pickLanguage, translate, type MessageKey, type MessageParams } from './messages';
 
 /** A success envelope. */
 export const ok = <T>(data: T, msg = 'success'): Envelope<T> => ({ data, status: 'ok', msg, code: CODES.ok });
@@ -20,8 +21,8 @@ export const okRendered = (list: string, total: number, msg: string): string =>
 /** A failure envelope; failures carry no data. */
 export const fail = (code: Code, msg: string): Envelope<null> => ({ data: null, status: 'fail', msg, code });
 
-/** The caller's language, from Accept-Language (zh* → zh-CN, other → en-US, none → zh-CN). */
-export const languageOf = (request: FastifyRequest): Language => pickLanguage(request.headers['accept-language']);
+/** The caller's language, from Accept-Language (pickLanguage). */
+export const languageOf = (request: FastifyRequest): Locale => pickLanguage(request.headers['accept-language']);
 
 /** A catalogue text in the caller's language. */
 export const t = (request: FastifyRequest, key: MessageKey, params?: MessageParams): string =>
@@ -45,7 +46,7 @@ export class AppError extends Error {
   }
 
   /** The msg for the envelope. */
-  render(language: Language): string {
+  render(language: Locale): string {
     return translate(language, this.key, this.params);
   }
 }

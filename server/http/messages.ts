@@ -3,10 +3,7 @@
  * checks). en-US texts are lower case where the spec's mock spelled them so. `{name}` is a parameter.
  */
 
-export const LANGUAGES = ['zh-CN', 'en-US'] as const;
-export type Language = (typeof LANGUAGES)[number];
-/** The product's default language, used when the caller states none. */
-const DEFAULT_LANGUAGE: Language = 'zh-CN';
+import { DEFAULT_LOCALE, FALLBACK_LOCALE, LOCALES, type Locale } from '../../src/domain/locales';
 
 const enUS = {
   ok: 'success',
@@ -112,25 +109,26 @@ const zhCN: Record<MessageKey, string> = {
   'validation.nulCharacter': '{field} 不能包含空字符（U+0000）',
 };
 
-export const CATALOGUE: Record<Language, Record<MessageKey, string>> = { 'en-US': enUS, 'zh-CN': zhCN };
+export const CATALOGUE: Record<Locale, Record<MessageKey, string>> = { 'en-US': enUS, 'zh-CN': zhCN };
 
 export type MessageParams = Record<string, string | number>;
 
 export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(enUS, key);
 
 /** The text of `key` in `language`, with `{name}` parameters filled in. */
-export const translate = (language: Language, key: MessageKey, params: MessageParams = {}): string =>
+export const translate = (language: Locale, key: MessageKey, params: MessageParams = {}): string =>
   CATALOGUE[language][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
 
 /**
  * The caller's language from an Accept-Language header: the preferred tag (highest q, then first)
- * decides; zh* → zh-CN, any other language → en-US; absent, empty or only `*` → zh-CN (the default).
+ * decides by its primary subtag among LOCALES (zh* → zh-CN, en* → en-US), any other language →
+ * FALLBACK_LOCALE (en-US); absent, empty or only `*` → DEFAULT_LOCALE (zh-CN).
  */
-export const pickLanguage = (header: string | string[] | undefined): Language => {
+export const pickLanguage = (header: string | string[] | undefined): Locale => {
   const value = Array.isArray(header) ? header.join(',') : header;
-  if (value === undefined) return DEFAULT_LANGUAGE;
+  if (value === undefined) return DEFAULT_LOCALE;
   const ranges = value
     .split(',')
     .map((part, index) => {
@@ -143,6 +141,7 @@ export const pickLanguage = (header: string | string[] | undefined): Language =>
     .filter((range) => range.tag !== '' && range.tag !== '*' && Number.isFinite(range.q) && range.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);
   const preferred = ranges[0];
-  if (preferred === undefined) return DEFAULT_LANGUAGE;
-  return preferred.tag === 'zh' || preferred.tag.startsWith('zh-') ? 'zh-CN' : 'en-US';
+  if (preferred === undefined) return DEFAULT_LOCALE;
+  const primary = preferred.tag.split('-')[0];
+  return LOCALES.find(({ locale }) => locale.toLowerCase().split('-')[0] === primary)?.locale ?? FALLBACK_LOCALE;
 };

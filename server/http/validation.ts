@@ -1,8 +1,9 @@
 import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
 import { z } from 'zod';
 import { CODES, type Code } from '../../src/domain/envelope';
+import type { Locale } from '../../src/domain/locales';
 import { AppError } from './envelope';
-import { isMessageKey, translate, type Language, type MessageKey, type MessageParams } from './messages';
+import { isMessageKey, translate, type MessageKey, type MessageParams } from './messages';
 
 /**
  * Route schemas are zod schemas. `zodValidatorCompiler` checks request parts with them, and
@@ -177,7 +178,7 @@ class ValidationError extends AppError {
     this.name = 'ValidationError';
   }
 
-  override render(language: Language): string {
+  override render(language: Locale): string {
     const { key, params, typeKey } = this.described;
     return translate(language, key, typeKey === undefined ? params : { ...params, type: translate(language, typeKey) });
   }

@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import { Aedes } from 'aedes';
-import { MAX_PAYLOAD_BYTES, isDeviceId } from '../../src/domain/mqtt';
+import { MAX_PAYLOAD_BYTES } from '../../src/domain/mqtt/parse';
+import { isDeviceId } from '../../src/domain/mqtt/topics';
 import { createAuthentication } from './broker/authentication';
 import { createPublishAuthorization } from './broker/device-publish';
 import { listen } from './broker/listener';

@@ -1,6 +1,6 @@
 import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
 import { LIVE_TOPIC_FILTER, LIVE_TOPIC_ROOT } from '../../src/domain/live';
-import { SERVER_SHARE_GROUP, serverSubscriptions } from '../../src/domain/mqtt';
+import { SERVER_SHARE_GROUP, serverSubscriptions } from '../../src/domain/mqtt/topics';
 import { DISCONNECT_TOPIC, type BrokerLog } from './config';
 import { NoBrokerError } from './link';
 import type { InboundMessage, MqttTransport } from './transport';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { QoS } from '../../src/domain/mqtt';
+import type { QoS } from '../../src/domain/mqtt/topics';
 import type { InboundMessage } from './transport';
 
 /**
@@ -14,7 +14,7 @@ import type { InboundMessage } from './transport';
  *                 only for its own cluster workers (server/main.ts)
  *   (none)      → `authenticate`: `(id, secret) => verifyDeviceSecret(ctx, id, secret)`
  *   (none)      → `onDeviceMessage`: the ingestion, through the embedded transport
- *   (none)      → `maxPayloadBytes`: MAX_PAYLOAD_BYTES from src/domain/mqtt.ts
+ *   (none)      → `maxPayloadBytes`: MAX_PAYLOAD_BYTES from src/domain/mqtt/parse.ts
  */
 
 /** The server's own MQTT identity. Its name contains a dot, which no device Id can (docs/mqtt.md). */

@@ -1,5 +1,5 @@
 import { LIVE_TOPIC_FILTER } from '../../src/domain/live';
-import { isDeviceId } from '../../src/domain/mqtt';
+import { isDeviceId } from '../../src/domain/mqtt/topics';
 import { startEmbeddedBroker } from './broker';
 import { DISCONNECT_TOPIC, type EmbeddedBroker, type EmbeddedBrokerOptions } from './config';
 import type { InboundMessage, MqttTransport } from './transport';

@@ -1,4 +1,4 @@
-import type { Command } from '../../src/domain/mqtt';
+import type { Command } from '../../src/domain/mqtt/payloads';
 
 /**
  * What the services need of the broker (issue 5): send a command to a device, end a device's

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { liveEventSchema, liveTopicFor, type LiveEvent } from '../../src/domain/live';
-import { TOPIC_QOS, TOPIC_RETAIN, topicFor } from '../../src/domain/mqtt';
+import { TOPIC_QOS, TOPIC_RETAIN, topicFor } from '../../src/domain/mqtt/topics';
 import type { AppContext } from '../context';
 import { verifyDeviceSecret } from '../devices/registry';
 import { globalPlugin } from '../plugin';

@@ -1,4 +1,4 @@
-import type { QoS } from '../../src/domain/mqtt';
+import type { QoS } from '../../src/domain/mqtt/topics';
 
 /**
  * How the server meets its broker (issue 5), whichever it is: the embedded aedes broker in this process,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DevicePatch } from '../../src/domain/live';
-import type { Status, Telemetry } from '../../src/domain/mqtt';
+import type { Status, Telemetry } from '../../src/domain/mqtt/payloads';
 import { parameter, reusable, runReusable, type ReusableQuery } from '../db/database';
 import { flag, type DB, type NewStateRecordRow } from '../db/schema';
 import type { InboundMessage } from '../mqtt/transport';

@@ -1,5 +1,5 @@
 import type { DevicePatch } from '../../src/domain/live';
-import type { RejectReason } from '../../src/domain/mqtt';
+import type { RejectReason } from '../../src/domain/mqtt/parse';
 import type { AppContext } from '../context';
 import type { InboundMessage } from '../mqtt/transport';
 import { printable, type LimitedLog } from './log';

@@ -1,5 +1,5 @@
 import type { DevicePatch } from '../../src/domain/live';
-import type { DeviceEvent } from '../../src/domain/mqtt';
+import type { DeviceEvent } from '../../src/domain/mqtt/payloads';
 import type { AppContext } from '../context';
 import { flag, isSet } from '../db/schema';
 import { endSession } from '../orders/session-end';

@@ -11,7 +11,7 @@ import { createWorkQueue } from './work-queue';
 
 /**
  * Ingestion (issue 5, point 4; docs/ingest.md): every message a device publishes, as the MQTT transport
- * hands it over, validated with the shared contract (src/domain/mqtt.ts), stored, and acknowledged
+ * hands it over, validated with the shared contract (src/domain/mqtt/), stored, and acknowledged
  * (`settle()`, the QoS 1 PUBACK) only once it is handled for good.
  *
  *   accept ─▶ parseMessage ─┬─ refused ───────────────┐

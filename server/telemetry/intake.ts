@@ -1,4 +1,5 @@
-import { parseMessage, parseTopic } from '../../src/domain/mqtt';
+import { parseMessage } from '../../src/domain/mqtt/parse';
+import { parseTopic } from '../../src/domain/mqtt/topics';
 import { applyAck } from '../commands/acks';
 import type { CommandLog } from '../commands/outcomes';
 import type { AppContext } from '../context';

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { RejectReason } from '../../src/domain/mqtt';
+import type { RejectReason } from '../../src/domain/mqtt/parse';
 import type { Config } from '../config';
 import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from '../db/checkpointer';
 import { startTsWorker } from '../db/ts-worker';

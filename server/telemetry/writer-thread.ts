@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { parseMessage } from '../../src/domain/mqtt';
+import { parseMessage } from '../../src/domain/mqtt/parse';
 import type { Config } from '../config';
 import { createDatabase } from '../db/database';
 import type { InboundMessage } from '../mqtt/transport';

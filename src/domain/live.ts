@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { COMMAND_TYPES, telemetrySchema } from './mqtt';
-import { DEVICE_PERMISSIONS, DEVICE_STATES } from '../resources/devices/config';
+import { COMMAND_TYPES, telemetrySchema } from './mqtt/payloads';
+import { DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
 
 /**
  * Live updates (issue 5): what the server streams to a browser tab (server-sent events on

@@ -4,15 +4,9 @@ import englishMessages from 'ra-language-english';
 import { raChineseMessages } from './ra-zh-CN';
 import { appZhCN } from './app.zh-CN';
 import { appEnUS } from './app.en-US';
-import { RESOURCE_MESSAGES } from '../resources';
-
-export const LOCALES = [
-  { locale: 'zh-CN', name: '简体中文' },
-  { locale: 'en-US', name: 'English' },
-] as const;
-export type Locale = (typeof LOCALES)[number]['locale'];
-export const DEFAULT_LOCALE: Locale = 'zh-CN';
-export const FALLBACK_LOCALE: Locale = 'en-US';
+import { DEFAULT_LOCALE, FALLBACK_LOCALE, isLocale, LOCALES, type Locale } from '../domain/locales';
+import { RESOURCE_CONFIGS } from '../resources/configs';
+import { resourceCatalogues } from '../resources/i18n';
 
 type Catalogue = Record<string, unknown>;
 
@@ -26,6 +20,9 @@ const withFallback = (base: Catalogue, over: Catalogue): Catalogue =>
     }),
   );
 
+/** `resources.*` and `crud.*` messages per language, from the resources' configurations. */
+const RESOURCE_MESSAGES = resourceCatalogues(RESOURCE_CONFIGS);
+
 const english: TranslationMessages = { ...englishMessages, ...appEnUS, ...RESOURCE_MESSAGES['en-US'] };
 
 /** Both catalogues are complete (tests check it); the en-US fallback is a net under any future gap. */
@@ -33,8 +30,6 @@ export const messages: Record<Locale, TranslationMessages> = {
   'zh-CN': withFallback(english, { ...raChineseMessages, ...appZhCN, ...RESOURCE_MESSAGES['zh-CN'] }) as TranslationMessages,
   'en-US': english,
 };
-
-export const isLocale = (value: unknown): value is Locale => LOCALES.some(({ locale }) => locale === value);
 
 /**
  * react-admin keeps the chosen locale in its store (localStorage, key `RaStore.locale`); reading it here

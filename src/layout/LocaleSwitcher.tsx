@@ -2,7 +2,7 @@ import { useEffect, useState, type MouseEvent } from 'react';
 import { Button, Menu, MenuItem } from '@mui/material';
 import TranslateIcon from '@mui/icons-material/Translate';
 import { useI18nProvider, useLocaleState, useNotify, useTranslate } from 'react-admin';
-import { LOCALES, type Locale } from '../i18n';
+import { LOCALES, type Locale } from '../domain/locales';
 
 /**
  * react-admin re-mounts the whole tree, notifications included, once the new language is loaded; so the

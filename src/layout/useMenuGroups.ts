@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { useTranslate } from 'react-admin';
 import { useConsoleConfig } from '../ConsoleConfigContext';
-import { MENU_GROUPS } from '../routes/routeTable';
+import { MENU_GROUPS } from '../domain/menu';
 import { useMenuRoutes } from './useMenuRoutes';
 
 interface MenuEntry {

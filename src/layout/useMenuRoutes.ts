@@ -1,6 +1,7 @@
 import { usePermissions } from 'react-admin';
 import type { Role } from '../domain/roles';
-import { configuredResourcesFor, MENU_GROUPS, ROUTES, routesFor, type ConsoleRoute, type MenuGroup } from '../routes/routeTable';
+import { MENU_GROUPS, type MenuGroup } from '../domain/menu';
+import { configuredResourcesFor, ROUTES, routesFor, type ConsoleRoute } from '../routes/routeTable';
 import type { ServerMenuEntry } from './settings/appSettings';
 import { useActiveServerMenu } from './serverMenu/useServerMenu';
 

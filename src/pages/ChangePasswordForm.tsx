@@ -5,7 +5,7 @@ import { Form, PasswordInput, SaveButton, useDataProvider, useNotify, useTransla
 import { PASSWORD_MAX } from '../domain/auth';
 import { PASSWORD_MIN, passwordProblem } from '../domain/password';
 import { badInputField, type ConsoleDataProvider } from '../providers/dataProvider';
-import type { SelfResetBody } from '../resources/accounts/commands';
+import type { SelfResetBody } from '../resources/accounts/calls';
 
 interface Values {
   OldCode?: string;

@@ -6,7 +6,7 @@ import { useConsoleConfig } from '../ConsoleConfigContext';
 import { localTokenStore } from '../providers/tokenStore';
 import { LocaleSwitcher } from '../layout/LocaleSwitcher';
 import { UpstreamError } from '../providers/httpClient';
-import { afterLoginPath, loginPathFor } from '../routes/loginPath';
+import { afterLoginPath, loginPathFor } from '../providers/loginPath';
 
 const REMEMBERED_ACCOUNT_KEY = 'rememberedAccount';
 

@@ -5,7 +5,7 @@ import { Title, useTranslate } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useConsoleConfig } from '../ConsoleConfigContext';
 import { mustChangeCode, passwordChanged } from '../providers/authProvider';
-import { afterLoginPath } from '../routes/loginPath';
+import { afterLoginPath } from '../providers/loginPath';
 import { ChangePasswordForm } from './ChangePasswordForm';
 
 /** One part of the settings page: a titled card. Later parts (the spec's settings drawer) are added the same way. */

@@ -2,7 +2,8 @@ import { Card, CardContent, Chip, List, ListItemButton, ListItemIcon, ListItemTe
 import { Loading, Title, useGetIdentity, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { SignedInUser } from '../providers/authProvider';
-import { routesFor } from '../routes/routeTable';
+import { menuRoutesFor } from '../domain/menu';
+import { ROUTE_ICONS } from '../routes/routeIcons';
 
 /** The landing page: who is signed in, with which role and level, and what they may use. */
 export const WorkplacePage = () => {
@@ -36,16 +37,19 @@ export const WorkplacePage = () => {
         <CardContent>
           <Typography variant="h6">{translate('app.workplace.menuTitle')}</Typography>
           <List dense>
-            {routesFor(user.role)
+            {menuRoutesFor(user.role)
               .filter((route) => route.group !== 'exception' && route.group !== 'dashboard')
-              .map(({ path, labelKey, icon: Icon }) => (
-                <ListItemButton key={path} component={Link} to={path}>
-                  <ListItemIcon>
-                    <Icon />
-                  </ListItemIcon>
-                  <ListItemText primary={translate(labelKey)} />
-                </ListItemButton>
-              ))}
+              .map(({ path, labelKey }) => {
+                const Icon = ROUTE_ICONS[path];
+                return (
+                  <ListItemButton key={path} component={Link} to={path}>
+                    <ListItemIcon>
+                      <Icon />
+                    </ListItemIcon>
+                    <ListItemText primary={translate(labelKey)} />
+                  </ListItemButton>
+                );
+              })}
           </List>
         </CardContent>
       </Card>

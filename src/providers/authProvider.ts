@@ -4,7 +4,7 @@ import type { CurrentUser, LoginResult } from '../domain/auth';
 import { canAccess } from '../domain/policy';
 import { DEFAULT_LEVEL, isLevel, levelToRole, type Role } from '../domain/roles';
 import type { HttpClient } from './httpClient';
-import { loginPathFor } from '../routes/loginPath';
+import { loginPathFor } from './loginPath';
 import type { TokenStore } from './tokenStore';
 
 /** Thrown when the user could not be loaded: react-admin then signs out (route guard, spec point 4). */

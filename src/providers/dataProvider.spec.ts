@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/node';
 import { isAcceptablePassword } from '../domain/password';
-import { RESOURCE_CONFIGS } from '../resources';
+import { RESOURCE_CONFIGS } from '../resources/configs';
 import { mockSession, REST, UPSTREAM } from '../../tests/unit/resources/fixtures';
 import { policyWithSites, sitesConfig } from '../../tests/unit/resources/sites';
 import { createDataProvider, type ConsoleDataProvider } from './dataProvider';

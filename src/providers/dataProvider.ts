@@ -1,13 +1,14 @@
 import type { DataProvider, RaRecord } from 'react-admin';
 import { CODES } from '../domain/envelope';
-import type { AdminResetBody, AssignDevicesBody, ResetAnswer, SelfResetBody } from '../resources/accounts/commands';
-import { ACCOUNT_COMMANDS } from '../resources/accounts/config';
+import type { AdminResetBody, AssignDevicesBody, ResetAnswer, SelfResetBody } from '../resources/accounts/calls';
+import { ACCOUNT_CALLS } from '../resources/accounts/config';
 import { DEVICE_COMMANDS_PATH } from '../resources/devices/commandLog';
-import type { ChangeSettingsBody, DeviceCommandRecord, IssuedCommand } from '../resources/devices/commands';
-import { DEVICE_COMMANDS, type DeviceState } from '../resources/devices/config';
+import type { ChangeSettingsBody, DeviceCommandRecord, IssuedCommand } from '../resources/devices/requests';
+import { DEVICE_COMMANDS } from '../resources/devices/config';
+import { type DeviceState } from '../domain/devices';
 import { findResource, sourcesIn, type WireRecord } from '../resources/model';
 import type { ResourceConfig } from '../resources/types';
-import { USER_MENU_PATH, type UserMenuEntry } from '../routes/menu';
+import { USER_MENU_PATH, type UserMenuEntry } from '../domain/menu';
 import { quietly, UpstreamError, type HttpClient } from './httpClient';
 import { createRestProvider } from './rest';
 import type { TokenStore } from './tokenStore';
@@ -102,13 +103,13 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     commandOutcome: async (cmdId: string): Promise<DeviceCommandRecord> =>
       (await rest.getOne<DeviceCommandRecord & RaRecord>(DEVICE_COMMANDS_PATH, { id: cmdId })).data,
     /** The new password is shown once to the administrator; the account must change it at next sign-in. */
-    resetPassword: ({ Account }: AdminResetBody) => http.post<ResetAnswer>(ACCOUNT_COMMANDS.resetPassword, { Account }),
+    resetPassword: ({ Account }: AdminResetBody) => http.post<ResetAnswer>(ACCOUNT_CALLS.resetPassword, { Account }),
     /** The caller's own password; a wrong OldCode is 40000 naming OldCode. */
     changeOwnPassword: async ({ OldCode, NewCode }: SelfResetBody): Promise<void> => {
-      await http.post(ACCOUNT_COMMANDS.changeOwnPassword, { OldCode, NewCode });
+      await http.post(ACCOUNT_CALLS.changeOwnPassword, { OldCode, NewCode });
     },
     /** The account's managed devices become exactly DeviceIds; answers the account as the list shows it. */
-    assignDevices: ({ Account, DeviceIds }: AssignDevicesBody) => http.post<WireRecord>(ACCOUNT_COMMANDS.assignDevices, { Account, DeviceIds }),
+    assignDevices: ({ Account, DeviceIds }: AssignDevicesBody) => http.post<WireRecord>(ACCOUNT_CALLS.assignDevices, { Account, DeviceIds }),
     /** The menu the server offers the signed-in role (menuFromServer); fails quietly, the caller announces it. */
     userMenu: () => quietly(http).post<UserMenuEntry[]>(USER_MENU_PATH),
   } satisfies DataProvider;

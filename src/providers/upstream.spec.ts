@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/node';
-import { RESOURCE_CONFIGS } from '../resources';
+import { RESOURCE_CONFIGS } from '../resources/configs';
 import { MOCK_TOTAL } from '../../mocks/seed';
 import { mockSession, REST, UPSTREAM } from '../../tests/unit/resources/fixtures';
 import { createUpstreamProvider, UnsupportedCallError } from './upstream';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { accountsConfig } from './accounts/config';
 import { devicesConfig } from './devices/config';
-import { isBloodPressure, keySchema, recordSchema, resourceSchema, writeSchema } from './schema';
+import { keySchema, recordSchema, resourceSchema, writeSchema } from './schema';
+import { isBloodPressure } from '../domain/bloodPressure';
 import { stateRecordsConfig } from './state-records/config';
 import { formValidator } from './validation';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isBloodPressure } from '../domain/bloodPressure';
 import { isAcceptablePassword } from '../domain/password';
 import { fieldEntries, idFields, readableEntries, sourcesIn } from './model';
 import type { FieldConfig, FormView, ResourceConfig } from './types';
@@ -7,20 +8,6 @@ import type { FieldConfig, FormView, ResourceConfig } from './types';
  * One zod schema per resource, derived from its configuration: the console's forms, the mock handlers
  * and the server validate with it, so a limit is written once, in the configuration.
  */
-
-/** Blood pressure limits wide enough for any reading a chamber's cuff reports, narrow enough to catch typos. */
-export const BLOOD_PRESSURE = { systolic: { min: 50, max: 300 }, diastolic: { min: 20, max: 200 } } as const;
-
-const BLOOD_PRESSURE_PATTERN = /^(\d{2,3})\/(\d{2,3})$/;
-
-/** "120/80": systolic above diastolic, both within BLOOD_PRESSURE. */
-export const isBloodPressure = (value: string): boolean => {
-  const match = BLOOD_PRESSURE_PATTERN.exec(value);
-  if (!match) return false;
-  const [systolic, diastolic] = [Number(match[1]), Number(match[2])];
-  const { systolic: s, diastolic: d } = BLOOD_PRESSURE;
-  return systolic > diastolic && systolic >= s.min && systolic <= s.max && diastolic >= d.min && diastolic <= d.max;
-};
 
 const idSchema = z.union([z.string().min(1), z.number()]);
 

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
-import type { Locale } from '../i18n';
-import type { MenuGroup } from '../routes/menu';
+import type { Locale } from '../domain/locales';
+import type { MenuGroup } from '../domain/menu';
 import type { crudZhCN } from './i18n/crud.zh-CN';
 
 /**

@@ -1,18 +1,6 @@
 import { createElement, isValidElement, type ReactElement } from 'react';
 import { ResourceContextProvider } from 'react-admin';
 import type { SvgIconComponent } from '@mui/icons-material';
-import DashboardIcon from '@mui/icons-material/Dashboard';
-import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
-import SensorsIcon from '@mui/icons-material/Sensors';
-import DevicesIcon from '@mui/icons-material/DevicesOther';
-import AssignmentIcon from '@mui/icons-material/Assignment';
-import ListAltIcon from '@mui/icons-material/ListAlt';
-import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
-import PersonIcon from '@mui/icons-material/Person';
-import SettingsIcon from '@mui/icons-material/Settings';
-import BlockIcon from '@mui/icons-material/Block';
-import SearchOffIcon from '@mui/icons-material/SearchOff';
-import ErrorIcon from '@mui/icons-material/ErrorOutline';
 import { canAccess } from '../domain/policy';
 import type { Role } from '../domain/roles';
 import { WorkplacePage } from '../pages/WorkplacePage';
@@ -20,11 +8,10 @@ import { PlannedPage } from '../pages/PlannedPage';
 import { ExceptionPage } from '../pages/ExceptionPage';
 import { UserSettingPage } from '../pages/UserSettingPage';
 import { RESOURCES } from '../resources';
-import { MENU_ROUTES, mayOpenRoute, type MenuPath, type MenuRoute } from './menu';
+import { MENU_ROUTES, mayOpenRoute, type MenuPath, type MenuRoute } from '../domain/menu';
+import { ROUTE_ICONS } from './routeIcons';
 
-export { MENU_GROUPS, type MenuGroup } from './menu';
-
-/** One screen of the console: a route of the table (menu.ts) with its menu icon and element. */
+/** One screen of the console: a route of the table (src/domain/menu.ts) with its menu icon and element. */
 export interface ConsoleRoute extends MenuRoute {
   icon: SvgIconComponent;
   element: ReactElement;
@@ -40,23 +27,23 @@ const resourceList = (name: string): ReactElement => {
   return <ResourceContextProvider value={name}>{isValidElement(list) ? list : createElement(list)}</ResourceContextProvider>;
 };
 
-const SCREENS: Record<MenuPath, { icon: SvgIconComponent; element: ReactElement }> = {
-  '/dashboard/workplace': { icon: DashboardIcon, element: <WorkplacePage /> },
-  '/list/oxygen-monitor': { icon: MonitorHeartIcon, element: planned('app.menu.oxygenMonitor') },
-  '/list/device-atts': { icon: SensorsIcon, element: resourceList('state-records') },
-  '/list/device-manager': { icon: DevicesIcon, element: resourceList('devices') },
-  '/other/order-manager': { icon: AssignmentIcon, element: resourceList('orders') },
-  '/other/order-list': { icon: ListAltIcon, element: resourceList('orders') },
-  '/other/manager': { icon: ManageAccountsIcon, element: resourceList('accounts') },
-  '/user/info': { icon: PersonIcon, element: planned('app.menu.userInfo') },
-  '/user/setting': { icon: SettingsIcon, element: <UserSettingPage /> },
-  '/exception/403': { icon: BlockIcon, element: <ExceptionPage status={403} /> },
-  '/exception/404': { icon: SearchOffIcon, element: <ExceptionPage status={404} /> },
-  '/exception/500': { icon: ErrorIcon, element: <ExceptionPage status={500} /> },
+const SCREENS: Record<MenuPath, ReactElement> = {
+  '/dashboard/workplace': <WorkplacePage />,
+  '/list/oxygen-monitor': planned('app.menu.oxygenMonitor'),
+  '/list/device-atts': resourceList('state-records'),
+  '/list/device-manager': resourceList('devices'),
+  '/other/order-manager': resourceList('orders'),
+  '/other/order-list': resourceList('orders'),
+  '/other/manager': resourceList('accounts'),
+  '/user/info': planned('app.menu.userInfo'),
+  '/user/setting': <UserSettingPage />,
+  '/exception/403': <ExceptionPage status={403} />,
+  '/exception/404': <ExceptionPage status={404} />,
+  '/exception/500': <ExceptionPage status={500} />,
 };
 
 /** The spec's route table with the fixes of decisions.md; order is menu order. */
-export const ROUTES: ConsoleRoute[] = MENU_ROUTES.map((route) => ({ ...route, ...SCREENS[route.path] }));
+export const ROUTES: ConsoleRoute[] = MENU_ROUTES.map((route) => ({ ...route, icon: ROUTE_ICONS[route.path], element: SCREENS[route.path] }));
 
 /** `list` on a page's policy entry means "may open it". */
 export const mayOpen = mayOpenRoute;

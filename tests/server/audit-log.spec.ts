@@ -5,7 +5,7 @@ import { CODES } from '../../src/domain/envelope';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { createHttpClient } from '../../src/providers/httpClient';
 import type { TokenStore } from '../../src/providers/tokenStore';
-import { RESOURCE_CONFIGS } from '../../src/resources';
+import { RESOURCE_CONFIGS } from '../../src/resources/configs';
 import { auditLogConfig } from '../../src/resources/audit-log/config';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../server/audit/trail';
 import { auditListing } from '../../server/audit/list';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { CODES } from '../../src/domain/envelope';
 import { fieldOf, sourcesIn } from '../../src/resources/model';
 import { filterableFields, sortableFields } from '../../src/resources/query';
-import { RESOURCE_CONFIGS } from '../../src/resources';
+import { RESOURCE_CONFIGS } from '../../src/resources/configs';
 import type { ResourceConfig } from '../../src/resources/types';
 import type { AppContext } from '../../server/context';
 import { seedDemoFleet } from '../../server/demo/fleet';

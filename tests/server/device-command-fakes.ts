@@ -3,7 +3,7 @@ import { vi } from 'vitest';
 import type { CommandLog } from '../../server/commands/outcomes';
 import type { DeviceLink } from '../../server/mqtt/link';
 import type { LiveEvent } from '../../src/domain/live';
-import type { Command } from '../../src/domain/mqtt';
+import type { Command } from '../../src/domain/mqtt/payloads';
 
 /** A broker stand-in for the command tests: records what the server publishes, or fails every publish. */
 export interface RecordingLink extends DeviceLink {

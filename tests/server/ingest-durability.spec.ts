@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastWillFor, topicFor } from '../../src/domain/mqtt';
+import { lastWillFor } from '../../src/domain/mqtt/payloads';
+import { topicFor } from '../../src/domain/mqtt/topics';
 import { STORE_KINDS, useStore, type StoreKind, type TestStore } from './stores';
 
 /**

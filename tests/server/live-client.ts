@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { get, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { afterEach } from 'vitest';
-import { createEventStreamParser } from '../../src/providers/live/sse';
+import { createEventStreamParser } from '../../src/domain/eventStream';
 
 /** A live stream (`GET /api/v1/live`) read over real HTTP with the console's own event-stream parser. */
 

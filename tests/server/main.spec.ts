@@ -6,7 +6,8 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lastWillFor, topicFor } from '../../src/domain/mqtt';
+import { lastWillFor } from '../../src/domain/mqtt/payloads';
+import { topicFor } from '../../src/domain/mqtt/topics';
 
 /**
  * server/main.ts as a real process: start, serve, SIGTERM → exit 0. SQLite in a temp DATA_DIR; the

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, LANGUAGES, pickLanguage, translate } from '../../server/http/messages';
+import { LOCALES } from '../../src/domain/locales';
+import { CATALOGUE, pickLanguage, translate } from '../../server/http/messages';
 
 describe('server message catalogue', () => {
   it('has the same keys in both languages, none empty', () => {
-    const [zh, en] = LANGUAGES.map((language) => Object.keys(CATALOGUE[language]).sort());
+    const [zh, en] = LOCALES.map(({ locale: language }) => Object.keys(CATALOGUE[language]).sort());
     expect(zh).toEqual(en);
-    for (const language of LANGUAGES) {
+    for (const { locale: language } of LOCALES) {
       for (const text of Object.values(CATALOGUE[language])) expect(text.trim()).not.toBe('');
     }
   });

@@ -1,7 +1,8 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveTopicFor } from '../../src/domain/live';
-import { lastWillFor, topicFor } from '../../src/domain/mqtt';
+import { lastWillFor } from '../../src/domain/mqtt/payloads';
+import { topicFor } from '../../src/domain/mqtt/topics';
 import { newDeviceSecret } from '../../server/devices/registry';
 import { DISCONNECT_TOPIC, newServerCredentials, type BrokerLog } from '../../server/mqtt/config';
 import { createClientTransport, type ClientTransport } from '../../server/mqtt/client';

@@ -2,13 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { MOCK_ACK_MS } from '../../mocks/deviceCommands';
 import { createMockServer } from '../../mocks/node';
 import { MOCK_TOTAL, seedTables } from '../../mocks/seed';
-import { CMD_ID_PATTERN } from '../../src/domain/mqtt';
-import { RESOURCE_CONFIGS } from '../../src/resources';
-import type { DeviceCommandRecord } from '../../src/resources/devices/commands';
+import { CMD_ID_PATTERN } from '../../src/domain/mqtt/payloads';
+import { RESOURCE_CONFIGS } from '../../src/resources/configs';
+import type { DeviceCommandRecord } from '../../src/resources/devices/requests';
 import { DEVICE_COMMANDS } from '../../src/resources/devices/config';
 import { recordId, type WireRecord } from '../../src/resources/model';
 import { recordSchema } from '../../src/resources/schema';
-import { USER_MENU_PATH, userMenuFor } from '../../src/routes/menu';
+import { USER_MENU_PATH, userMenuFor } from '../../src/domain/menu';
 import { mockSession, REST, UPSTREAM } from './resources/fixtures';
 
 const server = createMockServer(UPSTREAM, REST);

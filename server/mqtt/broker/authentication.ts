@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AedesOptions, AuthenticateError } from 'aedes';
-import { isDeviceId } from '../../../src/domain/mqtt';
+import { isDeviceId } from '../../../src/domain/mqtt/topics';
 import type { BrokerCredentials, BrokerLog, EmbeddedBrokerOptions } from '../config';
 import { printable, type Identity, type Refuse } from './refusals';
 import type { ClientSessions } from './sessions';

@@ -1,5 +1,5 @@
 import type { AedesOptions, PublishPacket } from 'aedes';
-import type { QoS } from '../../../src/domain/mqtt';
+import type { QoS } from '../../../src/domain/mqtt/topics';
 import type { BrokerLog } from '../config';
 import type { InboundMessage } from '../transport';
 import { printable, who, type Refuse } from './refusals';

@@ -1,5 +1,5 @@
 import type { AedesOptions, Subscription } from 'aedes';
-import { deviceMayPublish, deviceMaySubscribe, parseTopic } from '../../../src/domain/mqtt';
+import { deviceMayPublish, deviceMaySubscribe, parseTopic } from '../../../src/domain/mqtt/topics';
 import { printable, who, type Identity, type Refuse } from './refusals';
 import type { ClientSessions } from './sessions';
 

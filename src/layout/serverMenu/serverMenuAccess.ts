@@ -1,4 +1,4 @@
-import { MENU_ROUTES, type UserMenuEntry } from '../../routes/menu';
+import { MENU_ROUTES, type UserMenuEntry } from '../../domain/menu';
 import type { ServerMenuEntry } from '../settings/appSettings';
 
 /** Open whatever the server's menu says: not-found and sign-in (the old console's whitelist). */

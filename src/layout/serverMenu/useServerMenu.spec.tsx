@@ -3,7 +3,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import { CoreAdminContext, memoryStore, testDataProvider, useNotificationContext, type DataProvider } from 'react-admin';
 import { messages } from '../../i18n';
-import { userMenuFor, type UserMenuEntry } from '../../routes/menu';
+import { userMenuFor, type UserMenuEntry } from '../../domain/menu';
 import { useAppSettings } from '../settings/appSettings';
 import { useActiveServerMenu, useServerMenuLoader } from './useServerMenu';
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { ThemeProvider, ThemesContext } from 'react-admin';
-import { consoleThemes } from '../../theme';
+import { consoleThemes } from './theme';
 import { DEFAULT_APP_SETTINGS, useAppSettings, useBrand } from './appSettings';
 
 /** What the settings change outside React's tree: the body's `dark` attribute and colour-weak mode. */

@@ -1,6 +1,6 @@
 import { canAccess } from '../../domain/policy';
 import type { Role } from '../../domain/roles';
-import { MENU_ROUTES, mayOpenRoute } from '../../routes/menu';
+import { MENU_ROUTES, mayOpenRoute } from '../../domain/menu';
 import { RESOURCES } from '../../resources';
 import { WORKPLACE_TAB, type TabEntry } from './tabModel';
 

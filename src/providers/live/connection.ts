@@ -1,6 +1,6 @@
 import { liveEventSchema, type LiveEvent } from '../../domain/live';
 import type { TokenStore } from '../tokenStore';
-import { createEventStreamParser, readEventStream, type EventStreamMessage } from './sse';
+import { createEventStreamParser, readEventStream, type EventStreamMessage } from '../../domain/eventStream';
 
 /**
  * The tab's one live stream (docs/live.md, "The console"): `GET /api/v1/live` read with fetch, so the

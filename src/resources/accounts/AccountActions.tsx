@@ -21,7 +21,7 @@ import {
   type RaRecord,
 } from 'react-admin';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
-import type { AssignDevicesBody } from './commands';
+import type { AssignDevicesBody } from './calls';
 
 /** A device in the picker: its Id (what is assigned) and its name. */
 const deviceLabel = (device: RaRecord) => `${String(device.Id)} · ${String(device.name ?? '')}`;

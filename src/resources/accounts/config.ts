@@ -7,10 +7,10 @@ import { defineResource } from '../types';
  * decisions.md, "Account hierarchy": the accounts an administrator manages (`get_Admins`) and creates
  * (`add_Admin` with `{ Account, Code, Level, DeviceIds? }`). The server decides which levels a creator may
  * give (creatableLevels, levels.ts, is the same rule) and puts the new account under the creator; the
- * password calls and device assignment are custom data provider methods (commands.ts has their bodies).
+ * password calls and device assignment are custom data provider methods (calls.ts has their bodies).
  */
 /** Password calls (spec point 7): an administrator resets another's, anyone changes their own; and device assignment. */
-export const ACCOUNT_COMMANDS = {
+export const ACCOUNT_CALLS = {
   resetPassword: '/code/Admin_reset_Code',
   changeOwnPassword: '/code/self_reset_Code',
   assignDevices: '/assign_Devices',

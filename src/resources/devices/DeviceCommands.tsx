@@ -3,7 +3,7 @@ import { Menu, MenuItem } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { Button, useCanAccess, useDataProvider, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
-import { DEVICE_STATES, type DeviceState } from './config';
+import { DEVICE_STATES, type DeviceState } from '../../domain/devices';
 import { DeviceSettings } from './DeviceSettings';
 import { useCommandFeedback } from './useCommandFeedback';
 

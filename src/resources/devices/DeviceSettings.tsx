@@ -4,10 +4,10 @@ import TuneIcon from '@mui/icons-material/Tune';
 import SendIcon from '@mui/icons-material/Send';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Form, NumberInput, SaveButton, SelectInput, useDataProvider, useRefresh, useTranslate, type RaRecord } from 'react-admin';
-import { RANGES, SETTINGS_FIELDS, SPEEDS } from '../../domain/mqtt';
+import { RANGES, SETTINGS_FIELDS, SPEEDS } from '../../domain/mqtt/payloads';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { formValidator } from '../validation';
-import { changeSettingsBodySchema, hasSettings, type ChangeSettingsBody, type Settings } from './commands';
+import { changeSettingsBodySchema, hasSettings, type ChangeSettingsBody, type Settings } from './requests';
 import { useCommandFeedback } from './useCommandFeedback';
 
 /** The settings' labels and choices are the state records' (the same SP … SA a chamber reports). */
@@ -15,7 +15,7 @@ const LABELS = 'resources.state-records';
 const CHOICES = { SS: SPEEDS, SL: [0, 1], SA: [0, 1] } as const;
 const choices = (field: keyof typeof CHOICES) => CHOICES[field].map((id) => ({ id, name: `${LABELS}.choices.${field}.${id}` }));
 
-/** The form's values: every setting optional, with the shared ranges (./commands.ts). */
+/** The form's values: every setting optional, with the shared ranges (./requests.ts). */
 const settingsForm = changeSettingsBodySchema.omit({ Id: true });
 
 /** An emptied input (NumberInput: null, SelectInput: '') means "leave this setting as it is". */

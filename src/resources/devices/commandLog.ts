@@ -1,12 +1,12 @@
 import { COMMAND_STATUSES } from '../../domain/live';
-import { CMD_ID_MAX, CMD_ID_PATTERN, COMMAND_TYPES } from '../../domain/mqtt';
+import { CMD_ID_MAX, CMD_ID_PATTERN, COMMAND_TYPES } from '../../domain/mqtt/payloads';
 import { defineResource } from '../types';
-import { DEVICE_ID_MAX } from './config';
+import { DEVICE_ID_MAX } from '../../domain/devices';
 
 /**
  * The commands sent to chambers and what became of them, served read-only as REST by
  * `GET /api/v1/device-commands` and `/:id` (server/commands/, docs/commands.md), each record a
- * DeviceCommandRecord (./commands.ts; `command`, the payload as sent, is free JSON, not a field here).
+ * DeviceCommandRecord (./requests.ts; `command`, the payload as sent, is free JSON, not a field here).
  * Not in the console's registry: the console reads one command's outcome through the data provider's
  * `commandOutcome`; the configuration gives the server its list meaning (filter, sort, paging).
  */

@@ -1,9 +1,5 @@
+import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DEVICE_PERMISSIONS, DEVICE_STATES } from '../../domain/devices';
 import { defineResource } from '../types';
-
-/** decisions.md, "Devices and readings": the upstream's device properties (`list/get_OCProperty`). */
-export const DEVICE_STATES = ['Work', 'Stop', 'Repair'] as const;
-export type DeviceState = (typeof DEVICE_STATES)[number];
-export const DEVICE_PERMISSIONS = ['Open', 'Close'] as const;
 
 /**
  * The upstream's device commands (spec point 7); each takes the device `Id`, change_state also the new
@@ -14,10 +10,6 @@ export const DEVICE_COMMANDS = {
   changeState: '/order/change_state',
   changeSettings: '/order/change_settings',
 } as const;
-
-/** A device Id is also its MQTT username and topic segment, so it keeps to characters safe in both. */
-export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
-export const DEVICE_ID_MAX = 32;
 
 export const devicesConfig = defineResource({
   name: 'devices',

@@ -1,6 +1,6 @@
 import { HttpError } from 'react-admin';
 import type { CommandOutcome } from '../../domain/live';
-import { isFinalStatus, type DeviceCommandRecord, type FinalCommandStatus } from './commands';
+import { isFinalStatus, type DeviceCommandRecord, type FinalCommandStatus } from './requests';
 
 /** What became of a command in the end. */
 export interface FinalOutcome {

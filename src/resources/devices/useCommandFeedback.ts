@@ -3,7 +3,7 @@ import { useDataProvider, useNotify } from 'react-admin';
 import type { CommandOutcome } from '../../domain/live';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useLiveEvent } from '../../providers/live';
-import type { IssuedCommand } from './commands';
+import type { IssuedCommand } from './requests';
 import { followCommand } from './followCommand';
 
 /**

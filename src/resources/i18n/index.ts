@@ -1,4 +1,4 @@
-import type { Locale } from '../../i18n';
+import type { Locale } from '../../domain/locales';
 import type { ResourceConfig, ResourceMessages } from '../types';
 import { crudEnUS } from './crud.en-US';
 import { crudZhCN } from './crud.zh-CN';

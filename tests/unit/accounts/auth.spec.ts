@@ -3,7 +3,7 @@ import { http as mock } from 'msw';
 import { fail } from '../../../mocks/envelope';
 import { createMockServer } from '../../../mocks/node';
 import { createAuthProvider, MUST_CHANGE_CODE_KEY, mustChangeCode, passwordChangePath } from '../../../src/providers/authProvider';
-import type { ResetAnswer } from '../../../src/resources/accounts/commands';
+import type { ResetAnswer } from '../../../src/resources/accounts/calls';
 import { mockSession, REST, UPSTREAM } from '../resources/fixtures';
 
 const server = createMockServer(UPSTREAM, REST);

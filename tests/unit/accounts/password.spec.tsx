@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMockServer } from '../../../mocks/node';
 import type { LoginResult } from '../../../src/domain/auth';
-import type { ResetAnswer } from '../../../src/resources/accounts/commands';
+import type { ResetAnswer } from '../../../src/resources/accounts/calls';
 import { MUST_CHANGE_CODE_KEY } from '../../../src/providers/authProvider';
 import { renderAt, signIn } from '../console';
 import { input, type, wait } from '../resources/dom';

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { createMockServer } from '../../../mocks/node';
 import { ok } from '../../../mocks/envelope';
 import { canAccess } from '../../../src/domain/policy';
-import type { DeviceCommandRecord } from '../../../src/resources/devices/commands';
+import type { DeviceCommandRecord } from '../../../src/resources/devices/requests';
 import { DEVICE_COMMANDS } from '../../../src/resources/devices/config';
 import { bodyRows, column, wait } from './dom';
 import { REST, UPSTREAM } from './fixtures';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from 'react-admin';
-import type { DeviceCommandRecord } from '../../../src/resources/devices/commands';
+import type { DeviceCommandRecord } from '../../../src/resources/devices/requests';
 import { FOLLOW_INTERVAL_MS, followCommand } from '../../../src/resources/devices/followCommand';
 
 type Read = Pick<DeviceCommandRecord, 'status' | 'error'>;

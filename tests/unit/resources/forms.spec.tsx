@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { createMockServer } from '../../../mocks/node';
 import { seedTables } from '../../../mocks/seed';
-import { RESOURCE_CONFIGS } from '../../../src/resources';
+import { RESOURCE_CONFIGS } from '../../../src/resources/configs';
 import { input, submit, type, wait } from './dom';
 import { REST, UPSTREAM } from './fixtures';
 import { renderConsole } from './renderConsole';

@@ -1,5 +1,5 @@
-import { canAccess, type PolicyResource } from '../domain/policy';
-import type { Role } from '../domain/roles';
+import { canAccess, type PolicyResource } from './policy';
+import type { Role } from './roles';
 
 /**
  * The spec's route table (point 2) with the fixes of decisions.md, as plain data: the console adds
@@ -38,7 +38,8 @@ export type MenuPath = (typeof MENU_ROUTES)[number]['path'];
 export const mayOpenRoute = (role: Role | undefined, route: MenuRoute): boolean =>
   canAccess(role, { action: 'list', resource: route.resource });
 
-export const menuRoutesFor = (role: Role | undefined): MenuRoute[] => MENU_ROUTES.filter((route) => mayOpenRoute(role, route));
+/** The screens `role` may open, in menu order, each with its literal path. */
+export const menuRoutesFor = (role: Role | undefined) => MENU_ROUTES.filter((route) => mayOpenRoute(role, route));
 
 /** The upstream call that answers the menu of the signed-in account's role. */
 export const USER_MENU_PATH = '/api/user/menu';

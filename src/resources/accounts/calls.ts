@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACCOUNT_MAX, PASSWORD_MAX } from '../../domain/auth';
 import { newPasswordSchema } from '../../domain/password';
-import { deviceIdSchema } from '../devices/commands';
+import { deviceIdSchema } from '../devices/requests';
 
 /**
  * The account calls' bodies (decisions.md, "Wire contract"), one schema each, shared by the console's

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CommandStatus } from '../../domain/live';
-import { RANGES, SETTINGS_FIELDS, SPEEDS, type Command } from '../../domain/mqtt';
-import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DEVICE_PERMISSIONS, DEVICE_STATES } from './config';
+import { RANGES, SETTINGS_FIELDS, SPEEDS, type Command } from '../../domain/mqtt/payloads';
+import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DEVICE_PERMISSIONS, DEVICE_STATES } from '../../domain/devices';
 
 /**
  * The device commands' bodies (spec point 7), shared by the console, the msw mocks and the server. An
@@ -25,7 +25,7 @@ const within = (range: { min: number; max: number; integer?: boolean }) =>
 
 /**
  * A chamber's settings (decisions.md, "Devices and readings"), with the MQTT contract's ranges
- * (src/domain/mqtt.ts): SP pressure 1–3 ATA, ST time 0–240 whole minutes, SS speed F | M | S, SL light
+ * (src/domain/mqtt/payloads.ts): SP pressure 1–3 ATA, ST time 0–240 whole minutes, SS speed F | M | S, SL light
  * and SA atmosphere light 0 | 1.
  */
 export const SETTINGS_SCHEMAS = {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEventStreamParser, readEventStream, type EventStreamMessage } from './sse';
+import { createEventStreamParser, readEventStream, type EventStreamMessage } from './eventStream';
 
 const parse = (...chunks: string[]): EventStreamMessage[] => {
   const messages: EventStreamMessage[] = [];

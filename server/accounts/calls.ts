@@ -7,7 +7,7 @@ import type {
   AssignDevicesBody,
   ResetAnswer,
   SelfResetBody,
-} from '../../src/resources/accounts/commands';
+} from '../../src/resources/accounts/calls';
 import { randomPassword } from '../auth/passwords';
 import { isThrottled, recordFailure } from '../auth/throttle';
 import { recordAudit, type AuditActor } from '../audit/trail';

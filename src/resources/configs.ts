@@ -1,0 +1,18 @@
+import { accountsConfig } from './accounts/config';
+import { auditLogConfig } from './audit-log/config';
+import { devicesConfig } from './devices/config';
+import { ordersConfig } from './orders/config';
+import { stateRecordsConfig } from './state-records/config';
+import type { ResourceConfig } from './types';
+
+/**
+ * The registry of configurations, one line per resource, in menu order: plain data, so the mocks, the
+ * server and the console's catalogues take it without the views. index.ts adds each one's views.
+ */
+export const RESOURCE_CONFIGS: readonly ResourceConfig[] = [
+  devicesConfig,
+  stateRecordsConfig,
+  ordersConfig,
+  accountsConfig,
+  auditLogConfig,
+];
