@@ -23,7 +23,7 @@ export const refusalOf = (request: Request, check: AccessCheck, access: AccessRe
   return check(role, access) ? undefined : 'forbidden';
 };
 
-/** A bad-input message naming the field, as decisions.md asks of code 40000. */
+/** A bad-input message naming the field, as docs/product.md asks of code 40000. */
 export const badInputMessage = (error: z.ZodError): string => {
   const [issue] = error.issues;
   return issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'bad input';

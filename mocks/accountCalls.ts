@@ -29,7 +29,7 @@ const resetCodes = () => {
 };
 
 /**
- * The account calls of decisions.md ("Account hierarchy"), validated with the shared schemas of
+ * The account calls of docs/product.md ("Account hierarchy"), validated with the shared schemas of
  * src/resources/accounts/calls.ts, answering as the server does. `tables` are the seeded resources;
  * `credentials` the sign-in accounts' passwords (mocks/auth.ts).
  */

@@ -7,7 +7,7 @@ import { USER_MENU_PATH, userMenuFor } from '../src/domain/menu';
 import { fail, ok } from './envelope';
 
 /**
- * The spec's mock sign-in (point 6): an admin (Level 0) and a user (Level 1); and a client (Level 3),
+ * The old console's mock sign-in: an admin (Level 0) and a user (Level 1); and a client (Level 3),
  * so the mock mode can show what an account that manages no accounts sees.
  */
 export const MOCK_ACCOUNTS: Record<string, { Code: string; Level: Level }> = {

@@ -2,7 +2,7 @@ import { delay, http } from 'msw';
 import { setupWorker } from 'msw/browser';
 import { handlers } from './handlers';
 
-/** Spec point 9: mocked calls answer after 600 to 1000 ms, so loading states show as they will in production. */
+/** docs/product.md, "The console": mocked calls answer after 600 to 1000 ms, so loading states show as they will in production. */
 export const MOCK_DELAY_MS = { min: 600, max: 1000 } as const;
 
 const latency = (base: string) =>

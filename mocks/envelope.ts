@@ -1,7 +1,7 @@
 import { HttpResponse } from 'msw';
 import { CODES, HTTP_STATUS, type Code } from '../src/domain/envelope';
 
-/** The upstream envelope as the mocks answer it, with the HTTP status decisions.md pairs with each code. */
+/** The upstream envelope as the mocks answer it, with the HTTP status docs/product.md pairs with each code. */
 export const ok = <T>(data: T) => HttpResponse.json({ data, status: 'ok', msg: '', code: CODES.ok });
 
 export const fail = (code: Code, msg: string) =>

@@ -2,7 +2,7 @@ import { fieldEntries, idFields, readableEntries, recordId, type RecordId, type 
 import { seededRandomFor, type Random } from '../src/domain/random';
 import type { FieldConfig, ResourceConfig } from '../src/resources/types';
 
-/** Spec point 9: every mocked list holds 55 records. */
+/** docs/product.md, "The console": every mocked list holds 55 records. */
 export const MOCK_TOTAL = 55;
 /** Seeded times count back from here, so runs and screenshots are the same every time. */
 const MOCK_EPOCH = Date.UTC(2026, 0, 1, 8);

@@ -5,7 +5,7 @@ import { isDeviceId, SERVER_SHARE_GROUP } from '../src/domain/mqtt/topics';
 import { passwordProblem } from '../src/domain/password';
 
 /**
- * The server's configuration, read from environment variables (decisions.md, "Configuration").
+ * The server's configuration, read from environment variables (README.md, "Configuration").
  * `loadConfig` is pure: it reads only the object it is given, so tests pass their own.
  */
 
@@ -20,7 +20,7 @@ export const DEMO_ADMIN_PASSWORD = 'Admin2026';
 
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
-/** MQTT_PORT's default (decisions.md); `--demo` uses the next port, since a development machine's own Mosquitto often holds 1883. */
+/** MQTT_PORT's default (README.md, "Configuration"); `--demo` uses the next port, since a development machine's own Mosquitto often holds 1883. */
 export const DEFAULT_MQTT_PORT = 1883;
 const DEMO_MQTT_PORT = 1884;
 

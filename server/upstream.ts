@@ -8,7 +8,7 @@ import { registerListRoute, upstreamPath } from './lists/route';
 import { servedBy } from './resources/registry';
 
 /**
- * Other names of calls, alias → call, both relative to API_PREFIX. The spec names createUser,
+ * Other names of calls, alias → call, both relative to API_PREFIX. The old console names createUser,
  * resetUserPwd, getUserInfo and updateUserPwd without details (point 7); they are the same calls as
  * add_Admin, Admin_reset_Code, /api/user/info and self_reset_Code: same schema, guards and handler.
  */

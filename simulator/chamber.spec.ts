@@ -204,7 +204,7 @@ describe('chamber: commands', () => {
 });
 
 /**
- * Normal operation: inside the contract's ranges and below every alarm threshold of decisions.md. Answers
+ * Normal operation: inside the contract's ranges and below every alarm threshold of docs/product.md. Answers
  * what is wrong with the record (one expect per run, not per record: a day has 86,400 of them).
  */
 const abnormal = (record: Telemetry, setPoint: number): string[] => {
@@ -282,7 +282,7 @@ const withFault = (kind: FaultKind, seed = 11) => {
 /** Seconds (one record a second) for which `test` held. */
 const secondsWhere = (records: Telemetry[], test: (record: Telemetry) => boolean) => records.filter(test).length;
 
-describe('chamber: faults cross the alarm thresholds of decisions.md', () => {
+describe('chamber: faults cross the alarm thresholds of docs/product.md', () => {
   it.each([3, 11, 99])('oxygen enrichment past 23.0 % then 23.5 %, each long enough to raise (seed %i)', (seed) => {
     const { during } = withFault('oxygen', seed);
     const o2 = (record: Telemetry) => record.RCPi02 ?? 0;

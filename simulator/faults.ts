@@ -10,7 +10,7 @@ import { between } from './physics';
 export const FAULT_KINDS = ['oxygen', 'pressure', 'spo2', 'heartRate', 'erd', 'sensor', 'silent', 'offline'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/** decisions.md, "Safety alarms": the thresholds the faults cross (and normal operation never does). */
+/** docs/product.md, "Not built yet: safety alarms": the thresholds the faults cross (and normal operation never does). */
 export const ALARM_THRESHOLDS = {
   cabinO2: { warning: 23.0, critical: 23.5 },
   spo2: { warning: 94, critical: 90 },

@@ -50,7 +50,7 @@ export const between = (random: Random, min: number, max: number): number => min
 export const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
- * The bands of normal operation. Their limits sit inside decisions.md's alarm thresholds (cabin O2 below
+ * The bands of normal operation. Their limits sit inside docs/product.md's alarm thresholds (cabin O2 below
  * 23.0 %, temperature 18–26 °C, humidity 50–85 %RH, SpO2 from 94 %, heart rate 50–120 bpm, systolic
  * below 160), so a chamber without faults never raises an alarm; faults (faults.ts) cross them.
  */

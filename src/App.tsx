@@ -42,7 +42,7 @@ const consoleStore = (): Store => {
 
 const NotFound = () => <ExceptionPage status={404} />;
 
-/** Every toast stays the configured 5 seconds (spec point 9), react-admin's own included. */
+/** Every toast stays the configured 5 seconds (docs/product.md, "The console"), react-admin's own included. */
 const ConsoleNotification = () => <Notification autoHideDuration={useConsoleConfig().errorToastMs} />;
 
 /** The console: providers wired once, routes from the route table; `config` overrides the defaults. */

@@ -3,18 +3,18 @@
  * the mock mode and other deployments change behaviour without touching code.
  */
 export interface ConsoleConfig {
-  /** Base URL of the upstream contract (decisions.md: default `/upstream`). */
+  /** Base URL of the upstream contract (docs/product.md: default `/upstream`). */
   upstreamBase: string;
   /** Base URL of the REST resources (alarms, audit log, ...). */
   restBase: string;
-  /** localStorage key of the bearer token (spec point 9). */
+  /** localStorage key of the bearer token (docs/product.md, "The console"). */
   tokenKey: string;
-  /** How long an HTTP error toast stays (spec point 9: 5 seconds). */
+  /** How long an HTTP error toast stays (docs/product.md, "The console": 5 seconds). */
   errorToastMs: number;
   /** Where a signed-in user lands. */
   landingPath: string;
   /**
-   * The two external menu links (spec point 2), opened in a new tab: by default the operator guide and
+   * The two external menu links (docs/product.md, "The route table"), opened in a new tab: by default the operator guide and
    * FAQ the build ships under /help/ (VITE_HELP_GUIDE_URL and VITE_HELP_FAQ_URL point them elsewhere).
    */
   externalLinks: { labelKey: string; href: string }[];

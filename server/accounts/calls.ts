@@ -20,7 +20,7 @@ import { listAccounts } from './list';
 import { accountNotFound, findAccountById, insertAccount, prepareAccount, storePassword } from './service';
 
 /**
- * The account calls of the upstream contract (decisions.md, "Account hierarchy"), without HTTP:
+ * The account calls of the upstream contract (docs/product.md, "Account hierarchy"), without HTTP:
  * add_Admin, Admin_reset_Code, self_reset_Code, assign_Devices. Who may call them at all is the
  * shared policy's business (the routes' guards); the rules of the hierarchy are here. Each change is
  * written with its audit entry in one transaction; passwords are hashed before it opens.

@@ -24,7 +24,7 @@ export const auditListing = defineListing(auditLogConfig, {
 });
 
 /**
- * The entries the viewer may read (decisions.md: "read the audit log: admin all / user subtree / lowUser
+ * The entries the viewer may read (docs/product.md: "read the audit log: admin all / user subtree / lowUser
  * subtree / client own", and audit entries are visible only when their device is), as a query over
  * `audit_log as a`:
  * - the super administrator: every entry, the server's own (actor 'system') included;

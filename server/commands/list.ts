@@ -25,7 +25,7 @@ const commandListing = defineListing(deviceCommandsConfig, {
 });
 
 /**
- * The commands the viewer may read: those of the devices it sees (decisions.md: what concerns a device
+ * The commands the viewer may read: those of the devices it sees (docs/product.md: what concerns a device
  * is visible exactly when the device is), whoever issued them. The super administrator reads every one,
  * those of removed devices included.
  */

@@ -42,7 +42,7 @@ interface LoginFailuresTable {
 }
 
 /**
- * A chamber (decisions.md, "Devices and readings"). `id` is the device Id of the wire, also its MQTT
+ * A chamber (docs/product.md, "Devices and readings"). `id` is the device Id of the wire, also its MQTT
  * username. Wire names (Id, Type, Permission, …) are mapped at the list boundary (server/lists/).
  */
 export interface DevicesTable {
@@ -79,7 +79,7 @@ interface AccountDevicesTable {
   created_at: number;
 }
 
-/** A booking (decisions.md, "Orders"). */
+/** A booking (docs/product.md, "Orders"). */
 interface OrdersTable {
   id: Generated<number>;
   order_num: string;
@@ -99,7 +99,7 @@ interface OrdersTable {
 }
 
 /**
- * One device report (decisions.md: a reading is identified by its device and Time, unique). Columns
+ * One device report (docs/product.md: a reading is identified by its device and Time, unique). Columns
  * are the wire names in snake_case: l = L, rcpi02 = RCPi02, hm_sp02 = HmSP02, …
  */
 interface StateRecordsTable {
@@ -126,7 +126,7 @@ interface StateRecordsTable {
 }
 
 /**
- * One change (decisions.md; issue 4): who (actor, null for the system or an unknown name), what (action on
+ * One change (docs/product.md; issue 4): who (actor, null for the system or an unknown name), what (action on
  * a target, with the state before and after as JSON), when, from where, and the device it concerns, which
  * decides who may read it.
  */

@@ -14,8 +14,8 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * WAL frames after which a commit checkpoints (SQLite's default is 1,000). Sustained ingestion dirties
  * about one page a reading (each device's newest leaf of the state records' device index) and rewrites the
  * same few thousand pages again and again; a checkpoint copies each page once however many frames hold it,
- * so a larger interval copies and fsyncs far less (docs/ingest.md, "Checkpoints"; bench/README.md, eighth
- * round). Where ingestion runs, the checkpoint thread (checkpointer.ts) keeps the WAL below it, so this is
+ * so a larger interval copies and fsyncs far less (docs/ingest.md, "Checkpoints"; bench/README.md,
+ * bench:ingest). Where ingestion runs, the checkpoint thread (checkpointer.ts) keeps the WAL below it, so this is
  * the backstop. Every connection gets the same value: one with a smaller one would run the deferred
  * checkpoint itself, on its own thread.
  */

@@ -8,7 +8,7 @@ import { claimDevice, deviceRecord } from './claim';
 import type { DeviceEdit } from './update';
 
 /**
- * Device registration and credentials (decisions.md, "Device credentials"): the MQTT username is the
+ * Device registration and credentials (docs/product.md, "Device credentials"): the MQTT username is the
  * device Id, the password a secret issued at registration or rotation, answered once as `secret`.
  *
  * The secret is 32 random bytes (256 bits, node:crypto) in base64url: 43 characters. The server keeps

@@ -10,7 +10,7 @@ import { deleteDevice, registerDevice, rotateDeviceSecret } from './registry';
 import { deviceEditBody } from './update';
 
 /**
- * Device registration and credentials under /api/v1 (decisions.md, "Device credentials"; docs/server-devices.md):
+ * Device registration and credentials under /api/v1 (docs/product.md, "Device credentials"; docs/server-devices.md):
  *   POST   /devices             { Id, name, Type, Location } → 201 the device + `secret` (policy devices/create)
  *   POST   /devices/:Id/secret  → the device + a new `secret`; the old one stops working (devices/create)
  *   DELETE /devices/:Id         → the device as it was (devices/delete); refused while it has history

@@ -45,8 +45,8 @@ export const deviceEditProblems = (config: ResourceConfig = devicesConfig): stri
 const isBlank = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /**
- * Puts the spec's answer for an empty device Id first: a missing, null or blank `Id` (or no body at
- * all) is code 401 'device ID cannot be empty' (decisions.md, "Wire contract"), whatever else the body
+ * Puts the old console's answer for an empty device Id first: a missing, null or blank `Id` (or no body at
+ * all) is code 401 'device ID cannot be empty' (docs/product.md, "Wire contract"), whatever else the body
  * holds; only then does `schema` check the body (40000 naming the field). Any device call may wrap
  * its schema in this.
  */

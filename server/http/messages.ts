@@ -1,6 +1,6 @@
 /**
  * The server's message catalogue: every msg it answers, in both languages, same keys (a test
- * checks). en-US texts are lower case where the spec's mock spelled them so. `{name}` is a parameter.
+ * checks). en-US texts are lower case where the old console's mock spelled them so. `{name}` is a parameter.
  */
 
 import { DEFAULT_LOCALE, FALLBACK_LOCALE, LOCALES, type Locale } from '../../src/domain/locales';

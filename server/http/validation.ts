@@ -22,7 +22,7 @@ const SHARED_RULE_KEYS: Record<string, MessageKey> = {
   password: 'validation.weakPassword',
 };
 
-/** Wire fields whose emptiness the spec words in its own way (its login mock). */
+/** Wire fields whose emptiness the old console words in its own way (its login mock). */
 const EMPTY_FIELD_KEYS: Record<string, MessageKey> = {
   Account: 'validation.accountEmpty',
   Code: 'validation.passwordEmpty',

@@ -66,7 +66,7 @@ const checkRangeBounds = (config: ResourceConfig, filter: Record<string, unknown
 const cache = new WeakMap<ResourceConfig, z.ZodType<ListBody>>();
 
 /**
- * The list body schema of a resource. A missing or empty body is page 1 of 10 (decisions.md); unknown
+ * The list body schema of a resource. A missing or empty body is page 1 of 10 (docs/product.md); unknown
  * keys anywhere, sort or filter on a field not allowed, wrong types and out-of-range paging are refused
  * (40000, the msg naming the field).
  */

@@ -8,7 +8,7 @@ import { orderTerms } from './sort';
  * The two queries of a list, over its filtered base (./filter.ts): how many rows match, and one page
  * of them as the wire's JSON text, written by the store itself. No value, array or record object is
  * built per row and nothing is stringified by the server, which were most of a page's cost
- * (bench/README.md, sixth round). Numbers may be spelt differently from JSON.stringify's (SQLite writes
+ * (bench/README.md). Numbers may be spelt differently from JSON.stringify's (SQLite writes
  * a stored 60.0 as `60.0`), never with another value.
  */
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { isSet, type DB, type OrderRow } from '../db/schema';
 
 /**
- * The booking (order) lifecycle (decisions.md, "Orders"; docs/orders.md), as services without HTTP:
+ * The booking (order) lifecycle (docs/product.md, "Orders"; docs/orders.md), as services without HTTP:
  *
  *   open ──startSession (its OC, inside its window)──▶ used, running ──endSession──▶ finished
  *     └──expireOverdue (SetT + ORDER_EXPIRY_MINUTES has passed, never used)──▶ expired (IsPass)

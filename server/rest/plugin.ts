@@ -5,7 +5,7 @@ import { servedBy } from '../resources/registry';
 import { restErrorHandler, restNotFound } from './errors';
 import { registerRestList } from './list';
 
-/** Where the REST API is mounted (decisions.md: resources the old upstream did not have, under /api/v1). */
+/** Where the REST API is mounted (docs/product.md: resources the old upstream did not have, under /api/v1). */
 export const REST_PREFIX = '/api/v1';
 
 /**

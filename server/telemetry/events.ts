@@ -21,7 +21,7 @@ import { presencePatch, touchDevice, type DeviceAfterEvent } from './presence';
  * and is safe to repeat (the lifecycle answers a repeated start or end without writing), so an event
  * whose handling failed halfway is simply handled again.
  *
- * Alarms (decisions.md, "Safety alarms": emergency active is critical; faults) are a later issue: they
+ * Alarms (docs/product.md, "Not built yet: safety alarms": emergency active is critical; faults) are a later issue: they
  * hook into `emergency` and `fault` below, and into the offline sweep (server/telemetry/offline-sweep.ts).
  */
 
@@ -68,14 +68,14 @@ export const handleEvent = async (deps: EventDeps, deviceId: string, event: Devi
     case 'emergency': {
       const row = await touchDevice(ctx.db, deviceId, receivedAt, { erd: flag(event.active) });
       if (row === undefined) return UNKNOWN;
-      // The critical alarm's hook (decisions.md, "Safety alarms": emergency rapid depressurisation active).
+      // The critical alarm's hook (docs/product.md, "Not built yet: safety alarms": emergency rapid depressurisation active).
       deps.log('warn', `emergency:${event.active ? 'on' : 'off'}`, { deviceId, active: event.active, at }, 'emergency rapid depressurisation');
       return { patch: { ...presencePatch(row), Emergency: isSet(row.erd) } };
     }
     case 'fault': {
       const row = await touchDevice(ctx.db, deviceId, receivedAt);
       if (row === undefined) return UNKNOWN;
-      // The fault alarm's hook (decisions.md, "Safety alarms").
+      // The fault alarm's hook (docs/product.md, "Not built yet: safety alarms").
       deps.log('warn', 'fault', { deviceId, code: event.code, detail: event.message, at }, 'device fault');
       return { patch: presencePatch(row) };
     }

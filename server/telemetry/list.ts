@@ -9,7 +9,7 @@ import { column, defineListing } from '../lists/listing';
 import type { ServedResource } from '../resources/served';
 import { deviceScope, type Viewer } from '../scope/service';
 
-/** State records under the spec's wire names (RCPi02, RGPi02, HmSP02 with a zero) ↔ state_records. */
+/** State records under the old console's wire names (RCPi02, RGPi02, HmSP02 with a zero) ↔ state_records. */
 export const stateRecordListing = defineListing(stateRecordsConfig, {
   Id: column('r.device_id', 'text'),
   Time: column('r.time', 'number'),

@@ -25,7 +25,7 @@ export const startOfflineSweep = ({ ctx, log, publish, offlineAfterMs, intervalM
   const sweep = async (): Promise<string[]> => {
     const silent = await markSilentDevicesOffline(ctx.db, ctx.now(), offlineAfterMs);
     for (const row of silent) {
-      // The "no telemetry for 30 s during a session" alarm's hook (decisions.md, "Safety alarms").
+      // The "no telemetry for 30 s during a session" alarm's hook (docs/product.md, "Not built yet: safety alarms").
       log('warn', 'offline:silent', { deviceId: row.id, lastSeen: row.last_seen_at, offlineAfterMs }, 'device offline: silent during a session');
       publish(presencePatch(row));
     }

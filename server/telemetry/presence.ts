@@ -3,8 +3,8 @@ import type { DevicePatch } from '../../src/domain/live';
 import { isSet, type DB, type DeviceRow, type DevicesTable } from '../db/schema';
 
 /**
- * Whether a device is online and when it was last heard from (decisions.md, "Devices and readings" and
- * the "Safety alarms" device row; docs/ingest.md, "Online, last seen, offline").
+ * Whether a device is online and when it was last heard from (docs/product.md, "Devices and readings" and
+ * the "lost telemetry" row of "Not built yet: safety alarms"; docs/ingest.md, "Online, last seen, offline").
  *
  * - `last_seen_at` is the server's clock when a message from the device arrived (telemetry, an
  *   `online` status or an event), never the device's own Time, and it only moves forward.
@@ -12,7 +12,7 @@ import { isSet, type DB, type DeviceRow, type DevicesTable } from '../db/schema'
  *   before a clean disconnect), or no message for OFFLINE_AFTER_MS while the device runs a session.
  */
 
-/** A device in a session that has sent nothing for this long is offline (decisions.md: "no telemetry for 30 s during a session"). */
+/** A device in a session that has sent nothing for this long is offline (docs/product.md: "no telemetry for 30 s during a session"). */
 export const OFFLINE_AFTER_MS = 30_000;
 
 /** How often the silent devices are looked for: a device goes offline between 30 and 35 s after its last message. */

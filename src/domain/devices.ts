@@ -1,4 +1,4 @@
-/** decisions.md, "Devices and readings": the upstream's device properties (`list/get_OCProperty`). */
+/** docs/product.md, "Devices and readings": the upstream's device properties (`list/get_OCProperty`). */
 export const DEVICE_STATES = ['Work', 'Stop', 'Repair'] as const;
 export type DeviceState = (typeof DEVICE_STATES)[number];
 export const DEVICE_PERMISSIONS = ['Open', 'Close'] as const;

@@ -1,4 +1,4 @@
-/** The upstream's response envelope and its codes (decisions.md, "Wire contract"). */
+/** The upstream's response envelope and its codes (docs/product.md, "Wire contract"). */
 export const CODES = {
   ok: 20000,
   failure: 50000,

@@ -2,7 +2,7 @@ import { canAccess, type PolicyResource } from './policy';
 import type { Role } from './roles';
 
 /**
- * The spec's route table (point 2) with the fixes of decisions.md, as plain data: the console adds
+ * The old console's route table with the fixes of docs/product.md, as plain data: the console adds
  * icons and elements (routeTable.tsx); the server answers `/api/user/menu` from the same table.
  */
 export const MENU_GROUPS = ['dashboard', 'list', 'other', 'user', 'exception'] as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX } from './auth';
 
 /**
- * The password rule of the spec's hint: at least 6 characters, no spaces, upper and lower case
+ * The password rule of the old console's hint: at least 6 characters, no spaces, upper and lower case
  * letters and digits. The server enforces it wherever a password is chosen (bootstrap, password
  * changes, new accounts); the console checks it in forms before sending.
  */

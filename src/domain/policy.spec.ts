@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canAccess, POLICY } from './policy';
 import { ROLES, type Role } from './roles';
 
-/** decisions.md's role table, written out row by row so a change to POLICY must be a conscious one. */
+/** docs/product.md's role table, written out row by row so a change to POLICY must be a conscious one. */
 const expected: [resource: string, action: string, roles: Role[]][] = [
   ['devices', 'list', ['admin', 'user', 'lowUser', 'client']],
   ['orders', 'list', ['admin', 'user', 'lowUser', 'client']],

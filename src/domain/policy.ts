@@ -1,7 +1,7 @@
 import type { Role } from './roles';
 
 /**
- * The one role policy (decisions.md, "What each role may do"). The authProvider, the msw handlers and
+ * The one role policy (docs/product.md, "What each role may do"). The authProvider, the msw handlers and
  * the server's guards all call canAccess, so each rule is written once, here. Scope (which accounts
  * and devices a role sees) is the server's business on top of this table.
  */
@@ -33,7 +33,7 @@ const readable = { list: everyone, show: everyone, export: everyone };
 const pages = {
   workplace: { list: everyone },
   'oxygen-monitor': { list: everyone },
-  // The spec lists only an empty role; decisions.md opens it to every signed-in role.
+  // The old console listed only an empty role; docs/product.md opens it to every signed-in role.
   'user-info': { list: everyone },
   'user-setting': { list: everyone },
   'exception-403': { list: superAdministrator },
@@ -51,11 +51,11 @@ const data = {
     edit: superAdministrator,
     delete: superAdministrator,
   },
-  // The order list's route spells the last role 'clinet'; decisions.md reads it as intended: all four roles.
+  // The order list's route spells the last role 'clinet'; docs/product.md reads it as intended: all four roles.
   orders: readable,
   records: readable,
   'state-records': readable,
-  // A client manages no accounts, so user management is closed to it (decisions.md).
+  // A client manages no accounts, so user management is closed to it (docs/product.md).
   accounts: {
     list: administrators,
     show: administrators,

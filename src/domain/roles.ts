@@ -1,4 +1,4 @@
-/** Account levels of the upstream and the console roles they map to (decisions.md, "Levels and roles"). */
+/** Account levels of the upstream and the console roles they map to (docs/product.md, "Levels and roles"). */
 export const ROLES = ['admin', 'user', 'lowUser', 'client'] as const;
 export type Role = (typeof ROLES)[number];
 

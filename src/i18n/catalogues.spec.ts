@@ -25,7 +25,7 @@ describe('app catalogues', () => {
     }
   });
 
-  it('carry the spec messages in both languages', () => {
+  it('carry the old console messages in both languages', () => {
     expect(appEnUS.app.login.accountRequired).toBe('Username cannot be empty');
     expect(appEnUS.app.login.passwordRequired).toBe('Password cannot be empty');
     expect(appEnUS.app.login.wrong).toBe('account or password wrong');

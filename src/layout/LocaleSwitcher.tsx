@@ -10,7 +10,7 @@ import { LOCALES, type Locale } from '../domain/locales';
  */
 const PENDING_NOTICE_KEY = 'app.localeChanged';
 
-/** Language menu; switching confirms in the new language (spec point 9). */
+/** Language menu; switching confirms in the new language (docs/product.md, "The console"). */
 export const LocaleSwitcher = ({ color = 'inherit' }: { color?: 'inherit' | 'primary' }) => {
   const [locale, setLocale] = useLocaleState();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);

@@ -2,7 +2,7 @@ import { Box, Button, Stack, Typography } from '@mui/material';
 import { Title, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 
-/** The result pages 403, 404 (with retry and back) and 500 of spec point 8; 404 is also the not-found page. */
+/** The result pages 403, 404 (with retry and back) and 500 of the old console; 404 is also the not-found page. */
 export const ExceptionPage = ({ status }: { status: 403 | 404 | 500 }) => {
   const translate = useTranslate();
   const navigate = useNavigate();

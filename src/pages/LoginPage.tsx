@@ -10,7 +10,7 @@ import { afterLoginPath, loginPathFor } from '../providers/loginPath';
 
 const REMEMBERED_ACCOUNT_KEY = 'rememberedAccount';
 
-/** Sign-in (spec points 1, 4, 5, 8). Passwords are never kept by the console; "remember" keeps the account. */
+/** Sign-in (docs/product.md, "The console"; docs/console.md, "Sign-in"). Passwords are never kept by the console; "remember" keeps the account. */
 export const LoginPage = () => {
   const translate = useTranslate();
   const notify = useNotify();

@@ -8,7 +8,7 @@ import { mustChangeCode, passwordChanged } from '../providers/authProvider';
 import { afterLoginPath } from '../providers/loginPath';
 import { ChangePasswordForm } from './ChangePasswordForm';
 
-/** One part of the settings page: a titled card. Later parts (the spec's settings drawer) are added the same way. */
+/** One part of the settings page: a titled card. Later parts (the settings drawer of docs/product.md) are added the same way. */
 const Section = ({ title, id, children }: { title: string; id: string; children: ReactNode }) => (
   <Card component="section" aria-labelledby={id}>
     <CardContent>

@@ -7,7 +7,7 @@ import type { HttpClient } from './httpClient';
 import { loginPathFor } from './loginPath';
 import type { TokenStore } from './tokenStore';
 
-/** Thrown when the user could not be loaded: react-admin then signs out (route guard, spec point 4). */
+/** Thrown when the user could not be loaded: react-admin then signs out (route guard, docs/console.md). */
 class SignOutError extends Error {
   readonly signOut = true;
 }
@@ -25,7 +25,7 @@ export interface SignedInUser extends CurrentUser {
 }
 
 /**
- * decisions.md, "Account hierarchy": after an administrator's reset the account must choose a new
+ * docs/product.md, "Account hierarchy": after an administrator's reset the account must choose a new
  * password at its next sign-in, and until it has, the server refuses its other calls (40300). Sign-in
  * answers `mustChangeCode: true`; the console keeps that here (localStorage, so a reload keeps it) with
  * the account's name and level, and sends every page to the password form until the change succeeds.
@@ -68,7 +68,7 @@ export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens:
     if (!tokens.get()) return Promise.reject(new SignOutError('not signed in'));
     currentUser ??= http
       .post<CurrentUser>('/api/user/info')
-      // The role is taken from Level, as the spec's console did; anything unknown is a client.
+      // The role is taken from Level, as the old console did; anything unknown is a client.
       .then((user) => ({ ...user, role: levelToRole(user.Level) }))
       .catch((error: unknown) => {
         currentUser = undefined;

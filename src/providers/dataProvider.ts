@@ -40,7 +40,7 @@ type Call = (resource: string, params: unknown) => Promise<unknown>;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The field a 40000 message names (decisions.md: "msg names the field"), among `fields`: the server
+ * The field a 40000 message names (docs/product.md: "msg names the field"), among `fields`: the server
  * writes it first ("Code cannot be empty", the mocks' "Level: …") or in parentheses ("… (Level)",
  * "…（OldCode）"), a list's item with its index ("DeviceIds.0"). Undefined when it names none of them.
  */

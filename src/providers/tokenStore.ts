@@ -1,4 +1,4 @@
-/** Where the bearer token lives: localStorage under the spec's key, nothing else touches it. */
+/** Where the bearer token lives: localStorage under the old console's key, nothing else touches it. */
 export interface TokenStore {
   get(): string | null;
   set(token: string): void;

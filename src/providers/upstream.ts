@@ -53,7 +53,7 @@ const savedRecord = <R extends RaRecord>(config: ResourceConfig, sent: WireRecor
   withId<R>(config, withoutSecrets(config, { ...sent, ...(typeof answer === 'object' && answer !== null ? answer : {}) }));
 
 /**
- * react-admin's calls as the upstream's POST contract (decisions.md, "Wire contract"): page/perPage →
+ * react-admin's calls as the upstream's POST contract (docs/product.md, "Wire contract"): page/perPage →
  * current/pageSize, sort and filter in the body, `{ list, total }` → `{ data, total }`. Records get
  * react-admin's `id` from the resource's id field(s). The upstream has no single-record read, so getOne
  * and getMany ask the list with an id filter. What it has no endpoint for fails with UnsupportedCallError.

@@ -13,7 +13,7 @@ import type { FieldConfig, ResourceConfig } from './types';
  * - anything else matches exactly; a many-valued field matches when it holds the value.
  */
 
-/** decisions.md: paged lists default to page 1 of 10. */
+/** docs/product.md: paged lists default to page 1 of 10. */
 export const DEFAULT_PAGE = { current: 1, pageSize: 10 } as const;
 /** react-admin's CSV export asks for up to 1000 records at once. */
 export const MAX_PAGE_SIZE = 1000;

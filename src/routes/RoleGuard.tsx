@@ -6,7 +6,7 @@ import { mustChangeCode, PASSWORD_CHANGE_PATH, passwordChangePath } from '../pro
 import { mayOpen, routesFor, type ConsoleRoute } from './routeTable';
 
 /**
- * The permission guard of spec point 4: a page the role may open renders; otherwise the user goes to
+ * The permission guard (docs/console.md, "Routes and menu"): a page the role may open renders; otherwise the user goes to
  * the first page the role permits, or to not-found. A failed role load signs out (usePermissions does).
  * An account whose password was reset goes to the password form before anything else, and returns to
  * the page it asked for once the new password is set.

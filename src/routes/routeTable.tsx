@@ -19,7 +19,7 @@ export interface ConsoleRoute extends MenuRoute {
 
 const planned = (labelKey: string) => <PlannedPage labelKey={labelKey} />;
 
-/** A spec path that shows a resource's list; its records' pages stay under the resource's own routes. */
+/** A path of the old console that shows a resource's list; its records' pages stay under the resource's own routes. */
 const resourceList = (name: string): ReactElement => {
   const resource = RESOURCES.find((candidate) => candidate.name === name);
   if (!resource) throw new Error(`the route table names the unknown resource "${name}"`);
@@ -42,7 +42,7 @@ const SCREENS: Record<MenuPath, ReactElement> = {
   '/exception/500': <ExceptionPage status={500} />,
 };
 
-/** The spec's route table with the fixes of decisions.md; order is menu order. */
+/** The old console's route table with the fixes of docs/product.md; order is menu order. */
 export const ROUTES: ConsoleRoute[] = MENU_ROUTES.map((route) => ({ ...route, icon: ROUTE_ICONS[route.path], element: SCREENS[route.path] }));
 
 /** `list` on a page's policy entry means "may open it". */
@@ -51,7 +51,7 @@ export const mayOpen = mayOpenRoute;
 export const routesFor = (role: Role | undefined): ConsoleRoute[] => ROUTES.filter((route) => mayOpen(role, route));
 
 /**
- * Resources declared by configuration that no spec path shows: they get a menu entry of their own at
+ * Resources declared by configuration that no path of the old console shows: they get a menu entry of their own at
  * `/<name>`, in the group and order their configuration names.
  */
 export const configuredResourcesFor = (role: Role | undefined, resources = RESOURCES, access = canAccess) =>

@@ -49,7 +49,7 @@ describe('the mocked console (npm run dev:mock) in Chromium', () => {
     await page.getByRole('button', { name: '登录' }).click();
     await page.getByText('欢迎，admin').waitFor();
 
-    // State records: "device status" in the spec's menu.
+    // State records: "device status" in the old console's menu.
     await page.getByTestId('console-menu').getByText('设备状态').click();
     await page.getByText('第 1-10 条，共 55 条').waitFor();
 

@@ -9,7 +9,7 @@ import { serverAndBrowserForThisFile } from './harness';
 
 const e2e = serverAndBrowserForThisFile();
 
-/** The spec's defaults, as the copied JSON must carry them. */
+/** The old console's defaults, as the copied JSON must carry them. */
 const DEFAULTS = {
   theme: 'light', colorWeak: false, navbar: true, menu: true, topMenu: false, hideMenu: false, menuCollapse: false, footer: true,
   themeColor: '#165DFF', menuWidth: 220, globalSettings: false, device: 'desktop', tabBar: false, menuFromServer: false, serverMenu: [],

@@ -10,7 +10,7 @@ const ACCOUNTS = [
   { account: 'client', password: 'Client2026', role: '普通用户' },
 ] as const;
 
-/** What each role's menu must hold (decisions.md): user manager closed to client, 403 page admin only. */
+/** What each role's menu must hold (docs/product.md): user manager closed to client, 403 page admin only. */
 const COMMON = ['工作台', '氧舱监控', '设备状态', '设备管理', '订单管理', '订单列表', '用户信息', '用户设置', '审计日志', '404', '500'];
 const MENU: Record<(typeof ACCOUNTS)[number]['account'], string[]> = {
   admin: [...COMMON, '用户管理', '403'],

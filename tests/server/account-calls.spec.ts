@@ -542,7 +542,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
   });
 
   describe('aliases', () => {
-    it('names the four aliases of the spec', () => {
+    it('names the four aliases of the old console', () => {
       expect(UPSTREAM_ALIASES).toEqual({
         '/createUser': ADD,
         '/resetUserPwd': RESET,

@@ -142,7 +142,7 @@ describe.each(STORE_KINDS)('audit log (%s)', (kind) => {
   };
   const error = (response: LightMyRequestResponse) => ({ http: response.statusCode, body: response.json<unknown>() });
 
-  /** decisions.md: admin all; user and lowUser their subtree's; client its own; and only entries whose device they see. */
+  /** docs/product.md: admin all; user and lowUser their subtree's; client its own; and only entries whose device they see. */
   const visibleTo = (who: DemoName, entry: AuditEntry): boolean => {
     if (who === 'admin') return true;
     const actorId = actorIds.get(entry.id) ?? null;

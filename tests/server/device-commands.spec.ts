@@ -254,7 +254,7 @@ describe.each(STORE_KINDS)('device commands (%s)', (kind) => {
       expect(await unchanged(() => post(SETTINGS, { Id: 'OC-A1' }, 'admin', 'zh-CN'))).toMatchObject({ code: CODES.badInput, msg: 'SP/ST/SS/SL/SA 不能为空' });
     });
 
-    it.each(['second', 'client'] as const)('%s may not change settings (decisions.md: admin and user only): 40300 before the body is read', async (who) => {
+    it.each(['second', 'client'] as const)('%s may not change settings (docs/product.md: admin and user only): 40300 before the body is read', async (who) => {
       for (const body of [{ Id: 'OC-A1', SP: 1.5 }, { Id: '' }, { nonsense: true }]) {
         const result = await unchanged(() => post(SETTINGS, body, who));
         expect(result).toEqual({ http: 403, data: null, status: 'fail', code: CODES.forbidden, msg: 'access denied' });

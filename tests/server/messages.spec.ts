@@ -18,7 +18,7 @@ describe('server message catalogue', () => {
     }
   });
 
-  it('spells the spec\'s messages as its mock did', () => {
+  it('spells the old console\'s messages as its mock did', () => {
     expect(translate('en-US', 'auth.notSignedIn')).toBe('not logged in');
     expect(translate('en-US', 'auth.wrongCredentials')).toBe('account or password wrong');
     expect(translate('en-US', 'auth.tooManyFailures')).toBe('too many failed sign-ins, try again later');

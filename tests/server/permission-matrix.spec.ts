@@ -13,7 +13,7 @@ import { STORE_KINDS, useStore } from './stores';
 /**
  * The permission matrix (issue 4, point 3): every endpoint × every role × a target in the caller's
  * scope, one out of it and one that does not exist, generated from the one table below. What is
- * expected comes from the shared policy (canAccess) and the scope rules of decisions.md:
+ * expected comes from the shared policy (canAccess) and the scope rules of docs/product.md:
  * - a role the policy refuses gets 40300 whatever the target, and nothing is written;
  * - an allowed role gets 20000 for a target in its scope;
  * - a target out of its scope is answered exactly like one that does not exist (no leak), and nothing

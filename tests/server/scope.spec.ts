@@ -18,7 +18,7 @@ import { asLevel } from '../../server/accounts/levels';
 import { ALL_DEVICES, FLEET_ASSIGNMENTS, FLEET_ORDERS, READINGS_PER_DEVICE, seedFleet } from './fleet';
 import { STORE_KINDS, useStore } from './stores';
 
-/** The scope rules as a service, without HTTP (decisions.md, "Account hierarchy"). */
+/** The scope rules as a service, without HTTP (docs/product.md, "Account hierarchy"). */
 describe.each(STORE_KINDS)('scope (%s)', (kind) => {
   const store = useStore(kind);
   let ctx: AppContext;

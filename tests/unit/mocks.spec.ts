@@ -37,7 +37,7 @@ describe('seeded mock data', () => {
   });
 });
 
-describe('mocked upstream calls (spec point 9)', () => {
+describe('mocked upstream calls (as the old console mocked them)', () => {
   it('answers page 1 of 10 out of 55 when the body says nothing', async () => {
     const { http } = await mockSession('admin');
     const answer = await http.post<{ list: unknown[]; total: number }>('/list/get_OCProperty', {});

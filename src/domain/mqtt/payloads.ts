@@ -70,7 +70,7 @@ export const FAULT_CODE_PATTERN = /^[A-Za-z0-9_.:-]+$/;
 export const TEXT_MAX = 200;
 
 /**
- * `oc/{Id}/telemetry`: one state record, wire names as decisions.md spells them. Only Time is required;
+ * `oc/{Id}/telemetry`: one state record, wire names as docs/product.md spells them. Only Time is required;
  * a device sends the readings it has. `RAP` (atmospheric pressure, kPa) follows the R-reading names
  * (RCP cabin pressure, RCT cabin temperature); it is accepted but not stored yet (the state records have
  * no column for it).

@@ -5,7 +5,7 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { useNotify, useTranslate } from 'react-admin';
 import { MENU_WIDTH_RANGE, useAppSettings, useSettingsDrawerOpen, type AppSettings } from './appSettings';
 
-/** The spec's drawer width. */
+/** The old console's drawer width. */
 const DRAWER_WIDTH = 300;
 
 type SwitchKey = { [K in keyof AppSettings]: AppSettings[K] extends boolean ? K : never }[keyof AppSettings];
@@ -68,7 +68,7 @@ const MenuWidthField = () => {
   );
 };
 
-/** The page settings drawer (spec point 2): every change applies at once and is kept in react-admin's Store. */
+/** The page settings drawer (docs/product.md, "The route table"): every change applies at once and is kept in react-admin's Store. */
 export const SettingsDrawer = () => {
   const translate = useTranslate();
   const notify = useNotify();

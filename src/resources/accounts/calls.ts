@@ -4,7 +4,7 @@ import { newPasswordSchema } from '../../domain/password';
 import { deviceIdSchema } from '../devices/requests';
 
 /**
- * The account calls' bodies (decisions.md, "Wire contract"), one schema each, shared by the console's
+ * The account calls' bodies (docs/product.md, "Wire contract"), one schema each, shared by the console's
  * forms, the msw mocks and the server. Every object is strict: an unknown field is refused by name.
  */
 

@@ -4,12 +4,12 @@ import { INTEGER_ID_MAX } from '../model';
 import { defineResource } from '../types';
 
 /**
- * decisions.md, "Account hierarchy": the accounts an administrator manages (`get_Admins`) and creates
+ * docs/product.md, "Account hierarchy": the accounts an administrator manages (`get_Admins`) and creates
  * (`add_Admin` with `{ Account, Code, Level, DeviceIds? }`). The server decides which levels a creator may
  * give (creatableLevels, levels.ts, is the same rule) and puts the new account under the creator; the
  * password calls and device assignment are custom data provider methods (calls.ts has their bodies).
  */
-/** Password calls (spec point 7): an administrator resets another's, anyone changes their own; and device assignment. */
+/** Password calls (docs/product.md, "Wire contract"): an administrator resets another's, anyone changes their own; and device assignment. */
 export const ACCOUNT_CALLS = {
   resetPassword: '/code/Admin_reset_Code',
   changeOwnPassword: '/code/self_reset_Code',
@@ -30,7 +30,7 @@ export const accountsConfig = defineResource({
   fields: {
     Account: { kind: 'text', maxLength: ACCOUNT_MAX, required: true, views: ['list', 'filter', 'sort', 'show', 'create'] },
     Code: { kind: 'password', required: true, views: ['create'] },
-    // Field order is column order: the spec's admin list shows Account, SubId, Level, SubAdmin.
+    // Field order is column order: the old console's admin list shows Account, SubId, Level, SubAdmin.
     SubId: { kind: 'number', integer: true, min: 1, max: INTEGER_ID_MAX, views: ['list', 'show'] },
     Level: { kind: 'enum', choices: LEVELS, defaultValue: DEFAULT_LEVEL, required: true, views: ['list', 'filter', 'sort', 'show', 'create'] },
     SubAdmin: { kind: 'reference', reference: 'accounts', searchBy: 'Account', views: ['list', 'filter', 'show'] },

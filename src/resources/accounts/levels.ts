@@ -1,7 +1,7 @@
 import { LEVELS, type Level } from '../../domain/roles';
 
 /**
- * decisions.md, "Account hierarchy": an account creates accounts only at a strictly lower rank, a larger
+ * docs/product.md, "Account hierarchy": an account creates accounts only at a strictly lower rank, a larger
  * Level number than its own (a first-level administrator, Level 1: Levels 2 and 3). The create form offers
  * these and the mocks refuse the others, as the server does.
  */

@@ -2,7 +2,7 @@ import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../domain/audit';
 import { defineResource } from '../types';
 
 /**
- * The audit trail (decisions.md: "read the audit log: admin all / user subtree / lowUser subtree / client
+ * The audit trail (docs/product.md: "read the audit log: admin all / user subtree / lowUser subtree / client
  * own"; entries are visible only when their device is), served read-only as REST by
  * `GET /api/v1/audit-log` (server/audit/list.ts, docs/audit.md). An entry is `AuditEntry` of
  * src/domain/audit.ts; its `before` and `after` are free JSON, so they are not fields here: the show

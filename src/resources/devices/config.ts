@@ -2,7 +2,7 @@ import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DEVICE_PERMISSIONS, DEVICE_STATES } f
 import { defineResource } from '../types';
 
 /**
- * The upstream's device commands (spec point 7); each takes the device `Id`, change_state also the new
+ * The upstream's device commands (docs/server-devices.md); each takes the device `Id`, change_state also the new
  * `State`. change_settings (SP, ST, SS, SL, SA) is ours, in the same family (docs/commands.md).
  */
 export const DEVICE_COMMANDS = {
@@ -18,7 +18,7 @@ export const devicesConfig = defineResource({
   representation: 'name',
   defaultSort: { field: 'Id', order: 'ASC' },
   // The upstream lists devices and edits their name, Type and Location (an admin's right); registering and
-  // removing a device issues or revokes its MQTT secret, which is the REST API's business (decisions.md).
+  // removing a device issues or revokes its MQTT secret, which is the REST API's business (docs/product.md).
   adapter: 'upstream',
   endpoints: { list: '/list/get_OCProperty', update: '/device/update_OCProperty' },
   fields: {

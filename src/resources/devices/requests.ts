@@ -4,8 +4,8 @@ import { RANGES, SETTINGS_FIELDS, SPEEDS, type Command } from '../../domain/mqtt
 import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DEVICE_PERMISSIONS, DEVICE_STATES } from '../../domain/devices';
 
 /**
- * The device commands' bodies (spec point 7), shared by the console, the msw mocks and the server. An
- * empty Id is the spec's own answer (code 401 'device ID cannot be empty'); the server puts that check
+ * The device commands' bodies (docs/server-devices.md), shared by the console, the msw mocks and the server. An
+ * empty Id is the old console's own answer (code 401 'device ID cannot be empty'); the server puts that check
  * first (server/devices/update.ts, withDeviceId).
  */
 export const deviceIdSchema = z.string().trim().min(1).max(DEVICE_ID_MAX).regex(DEVICE_ID_PATTERN);
@@ -24,7 +24,7 @@ const within = (range: { min: number; max: number; integer?: boolean }) =>
   (range.integer === true ? z.number().int() : z.number()).min(range.min).max(range.max);
 
 /**
- * A chamber's settings (decisions.md, "Devices and readings"), with the MQTT contract's ranges
+ * A chamber's settings (docs/product.md, "Devices and readings"), with the MQTT contract's ranges
  * (src/domain/mqtt/payloads.ts): SP pressure 1–3 ATA, ST time 0–240 whole minutes, SS speed F | M | S, SL light
  * and SA atmosphere light 0 | 1.
  */

@@ -1,7 +1,7 @@
 import { INTEGER_ID_MAX } from '../model';
 import { defineResource } from '../types';
 
-/** decisions.md, "Orders": bookings as the upstream lists them (`list/get_Records`); read-only in the console. */
+/** docs/product.md, "Orders": bookings as the upstream lists them (`list/get_Records`); read-only in the console. */
 export const ordersConfig = defineResource({
   name: 'orders',
   menu: { group: 'other', order: 10 },

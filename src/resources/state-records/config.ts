@@ -1,8 +1,8 @@
 import { defineResource } from '../types';
 
 /**
- * decisions.md, "Devices and readings": one state record per device report (`list/get_OCState`), wire
- * names exactly as the spec spells them (RCPi02, RGPi02 and HmSP02 with a zero). A record is named by
+ * docs/product.md, "Devices and readings": one state record per device report (`list/get_OCState`), wire
+ * names exactly as the old console spells them (RCPi02, RGPi02 and HmSP02 with a zero). A record is named by
  * its device and Time. Settings and the oxygen generator show in the column chooser, not by default.
  */
 const onOff = [0, 1] as const;

@@ -11,13 +11,13 @@ const sites = generateResource(sitesConfig, { icon: StoreIcon });
 describe("the console menu's entries for resources declared by configuration", () => {
   const names = (resources: { name: string }[]) => resources.map(({ name }) => name);
 
-  it('lists a new resource with no spec path, in menu order, for every role its policy row lets read it', () => {
+  it('lists a new resource with no old console path, in menu order, for every role its policy row lets read it', () => {
     for (const role of ['admin', 'user', 'lowUser', 'client'] as const) {
       expect(names(configuredResourcesFor(role, [...RESOURCES, sites], policyWithSites))).toEqual(['sites', 'audit-log']);
     }
   });
 
-  it('does not list the resources the spec paths already show: only the audit log has no spec path', () => {
+  it('does not list the resources the old console paths already show: only the audit log has no old console path', () => {
     expect(names(configuredResourcesFor('admin', RESOURCES, canAccess))).toEqual(['audit-log']);
   });
 
