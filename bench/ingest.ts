@@ -12,7 +12,7 @@ import { HISTORY_PER_DEVICE, ingestEnv, seedIngest, WATCHER } from './ingest-see
 import { machine, numberSetting, writeResults } from './report';
 
 /**
- * `npm run bench:ingest` (issue 5, point 8): chambers publish QoS 1 telemetry to the server's embedded
+ * `npm run bench:ingest`: chambers publish QoS 1 telemetry to the server's embedded
  * broker while browsers watch the live stream.
  *
  * 1. Seeds a fresh SQLite store (bench/ingest-seed.ts): publishing devices with HISTORY_PER_DEVICE

@@ -4,9 +4,9 @@ import type { Database, DatabaseKind } from './database';
 /**
  * Numbered migrations, in code (no filesystem globbing). Kysely runs them in name order, so names
  * start with a zero-padded number. Never edit a migration that has shipped: add the next one.
- * 0002–0004 add devices and their assignment to accounts, orders and state records (issue 3); the
+ * 0002–0004 add devices and their assignment to accounts, orders and state records; the
  * values in their check constraints are written out here, not imported, so a migration never changes.
- * 0005 adds the audit trail (issue 4); 0006 and 0007 what telemetry and commands keep (issue 5); 0008 the
+ * 0005 adds the audit trail; 0006 and 0007 what telemetry and commands keep; 0008 the
  * device list's sort indexes.
  */
 
@@ -197,7 +197,7 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
     },
     '0006_device_telemetry': {
       async up(db: Kysely<unknown>) {
-        // What ingestion keeps per device (issue 5): the newest reading as its telemetry JSON, and the running session.
+        // What ingestion keeps per device: the newest reading as its telemetry JSON, and the running session.
         await db.schema.alterTable('devices').addColumn('latest', 'text').execute();
         await db.schema.alterTable('devices').addColumn('session_oc', 'varchar(32)').execute();
         await db.schema.alterTable('devices').addColumn('session_started_at', 'bigint').execute();
@@ -208,7 +208,7 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
     },
     '0007_device_commands': {
       async up(db: Kysely<unknown>) {
-        // Every command sent to a device and what became of it (issue 5); no foreign keys, like the audit trail.
+        // Every command sent to a device and what became of it; no foreign keys, like the audit trail.
         await db.schema
           .createTable('device_commands')
           .addColumn('cmd_id', 'varchar(64)', (col) => col.primaryKey())

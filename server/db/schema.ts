@@ -126,7 +126,7 @@ interface StateRecordsTable {
 }
 
 /**
- * One change (docs/product.md; issue 4): who (actor, null for the system or an unknown name), what (action on
+ * One change (docs/product.md): who (actor, null for the system or an unknown name), what (action on
  * a target, with the state before and after as JSON), when, from where, and the device it concerns, which
  * decides who may read it.
  */

@@ -1,7 +1,7 @@
 import type { LiveEvent } from '../../src/domain/live';
 
 /**
- * The live feed of one server process (issue 5): services publish changes (ingestion, device commands,
+ * The live feed of one server process: services publish changes (ingestion, device commands,
  * device edits) and the live stream subscribes. On its own a feed delivers locally; once the MQTT
  * plugin sets a relay, `publish` goes through the broker (`oxygen-live/{Id}`) so that every server
  * process, this one included, gets the event back and hands it to `deliver`.

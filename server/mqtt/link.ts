@@ -1,7 +1,7 @@
 import type { Command } from '../../src/domain/mqtt/payloads';
 
 /**
- * What the services need of the broker (issue 5): send a command to a device, end a device's
+ * What the services need of the broker: send a command to a device, end a device's
  * connection. The MQTT plugin puts the real one in the context; until then (or without a broker, as in
  * tests that do not start one) `unlinked` refuses to send and has nobody to disconnect.
  */

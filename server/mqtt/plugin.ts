@@ -12,7 +12,7 @@ import { createEmbeddedTransport, type EmbeddedTransport } from './embedded';
 import { unlinked } from './link';
 
 /**
- * The MQTT plugin (issue 5; docs/mqtt.md, "Running the broker"): one transport, chosen from the
+ * The MQTT plugin (docs/mqtt.md, "Running the broker"): one transport, chosen from the
  * configuration, and what hangs on it.
  *
  *   no MQTT_URL   the embedded broker (aedes) on MQTT_PORT, device messages in-process

@@ -1,7 +1,7 @@
 import type { QoS } from '../../src/domain/mqtt/topics';
 
 /**
- * How the server meets its broker (issue 5), whichever it is: the embedded aedes broker in this process,
+ * How the server meets its broker, whichever it is: the embedded aedes broker in this process,
  * or an external one (MQTT_URL) reached with mqtt.js through shared subscriptions.
  */
 

@@ -10,7 +10,7 @@ import { createThreadedBatchWriter } from './threaded-writer';
 import { createWorkQueue } from './work-queue';
 
 /**
- * Ingestion (issue 5, point 4; docs/ingest.md): every message a device publishes, as the MQTT transport
+ * Ingestion (docs/ingest.md): every message a device publishes, as the MQTT transport
  * hands it over, validated with the shared contract (src/domain/mqtt/), stored, and acknowledged
  * (`settle()`, the QoS 1 PUBACK) only once it is handled for good.
  *

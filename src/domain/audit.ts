@@ -1,5 +1,5 @@
 /**
- * The audit trail's vocabulary (issue 4), shared by the server that records entries and the console that
+ * The audit trail's vocabulary, shared by the server that records entries and the console that
  * lists and labels them. An action is `<target type>.<verb>`.
  */
 export const AUDIT_ACTIONS = [

@@ -3,7 +3,7 @@ import { COMMAND_TYPES, telemetrySchema } from './mqtt/payloads';
 import { DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
 
 /**
- * Live updates (issue 5): what the server streams to a browser tab (server-sent events on
+ * Live updates: what the server streams to a browser tab (server-sent events on
  * `GET /api/v1/live`) and what server processes share with each other through the broker
  * (`oxygen-live/{Id}`, QoS 0, not retained; only the server's own MQTT user may use it).
  *

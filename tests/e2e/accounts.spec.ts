@@ -4,7 +4,7 @@ import { DEMO_ASSIGNMENTS } from '../../server/demo/fleet';
 import { serverAndBrowserForThisFile, signIn as signInAt } from './harness';
 
 /**
- * Issue 4, point 9, against the real server: a first-level administrator creates a second-level
+ * Against the real server: a first-level administrator creates a second-level
  * administrator, assigns two of its devices, signs in as it and sees exactly those two; a client cannot
  * open account management, and the server refuses its direct calls.
  */

@@ -3,7 +3,7 @@ import mqtt from 'mqtt';
 import { freePort, serverAndBrowserForThisFile } from './harness';
 
 /**
- * Issue 5, point 5, against the real server: the device list in Chromium follows a chamber live. A
+ * Against the real server: the device list in Chromium follows a chamber live. A
  * device is registered (its MQTT secret), the list shows it offline, the chamber sends one telemetry
  * message over MQTT as itself, and the row turns online from the live stream: no reload, no refetch.
  */

@@ -16,7 +16,7 @@ import { call, envelope } from './http';
 import { fakeClock, STORE_KINDS, useStore } from './stores';
 
 /**
- * Commands to chambers (issue 5, point 6; docs/commands.md): every console command becomes a `cmd`
+ * Commands to chambers (docs/commands.md): every console command becomes a `cmd`
  * message, its ack or its timeout becomes the command's outcome, with an audit entry and a live event,
  * and the outcome can be read back over REST.
  */

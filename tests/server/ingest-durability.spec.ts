@@ -8,7 +8,7 @@ import { topicFor } from '../../src/domain/mqtt/topics';
 import { STORE_KINDS, useStore, type StoreKind, type TestStore } from './stores';
 
 /**
- * Durability of ingestion (docs/ingest.md, "Guarantees"; issue 5: "killing the server with SIGKILL loses
+ * Durability of ingestion (docs/ingest.md, "Guarantees": "killing the server with SIGKILL loses
  * no acknowledged message"). The real server process (`node --import tsx server/main.ts`) on a test store,
  * with its embedded broker, or as a client of this machine's Mosquitto (MQTT_URL; CI fails, never skips,
  * without it); chambers registered through the REST API publish QoS 1 telemetry with mqtt.js, recording

@@ -22,7 +22,7 @@ import { MINUTE, seedFleet, T0 } from './fleet';
 import { STORE_KINDS, useStore } from './stores';
 
 /**
- * Issue 3 point 8, "the same list calls answered by the real server": the console's own upstream
+ * The same list calls answered by the real server: the console's own upstream
  * adapter (src/providers/upstream.ts) talks to the server, and the server answers what the mocks'
  * applyListQuery answers for the same body.
  */

@@ -11,7 +11,7 @@ import { DEMO } from './http';
 import { STORE_KINDS, useStore } from './stores';
 
 /**
- * The permission matrix (issue 4, point 3): every endpoint × every role × a target in the caller's
+ * The permission matrix: every endpoint × every role × a target in the caller's
  * scope, one out of it and one that does not exist, generated from the one table below. What is
  * expected comes from the shared policy (canAccess) and the scope rules of docs/product.md:
  * - a role the policy refuses gets 40300 whatever the target, and nothing is written;

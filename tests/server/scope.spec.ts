@@ -103,7 +103,7 @@ describe.each(STORE_KINDS)('scope (%s)', (kind) => {
   });
 
   it("shows an account's devices only as far as the viewer sees them", async () => {
-    // An assignment beyond the upper administrator's own devices (issue 4 will refuse making one)
+    // An assignment beyond the upper administrator's own devices (the account calls refuse making one)
     // still does not show the viewer a device it does not manage.
     const client = await viewer('client');
     await ctx.db.insertInto('account_devices').values({ account_id: client.id, device_id: 'OC-C2', created_at: 0 }).execute();

@@ -14,7 +14,7 @@ import { connect, type Received } from './live-client';
 import { useStore } from './stores';
 
 /**
- * The whole telemetry path with real MQTT clients (issue 5, point 9), on the embedded broker and on this
+ * The whole telemetry path with real MQTT clients, on the embedded broker and on this
  * machine's Mosquitto (MQTT_URL; CI fails, never skips, when it is missing): malformed payloads are
  * dropped and counted; on the embedded broker a device publishing as another is cut off (on Mosquitto the
  * broker's ACL does that: mqtt-mosquitto.spec.ts runs docs/mqtt.md's configuration); a device goes offline

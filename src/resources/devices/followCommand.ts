@@ -20,7 +20,7 @@ export interface FollowOptions {
   maxReads?: number;
 }
 
-/** Once a second, as the live stream's fallback (issue 5, point 6). */
+/** Once a second, as the live stream's fallback. */
 export const FOLLOW_INTERVAL_MS = 1000;
 /** Two minutes: far past the server's command timeout (10 s by default). */
 export const FOLLOW_MAX_READS = 120;

@@ -11,7 +11,7 @@ import { REST, UPSTREAM } from './fixtures';
 import { renderConsole } from './renderConsole';
 
 /**
- * The device row's settings dialog and what the operator is told after any command (issue 5, point 6):
+ * The device row's settings dialog and what the operator is told after any command:
  * the console against the msw mocks, with the command calls and `GET /api/v1/device-commands/:cmdId`
  * answered here as our server answers them.
  */
