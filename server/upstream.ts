@@ -5,6 +5,7 @@ import { authRoutes } from './auth/routes';
 import { deviceRoutes } from './devices/routes';
 import { upstreamNotFound } from './http/plugin';
 import { upstreamPath } from './lists/route';
+import { messageRoutes } from './messages/routes';
 import { orderRoutes } from './orders/routes';
 import { telemetryRoutes } from './telemetry/routes';
 
@@ -58,7 +59,8 @@ const aliasRoutes = (app: FastifyInstance, aliases: Readonly<Record<string, stri
 
 /**
  * The upstream contract, registered under API_PREFIX: one route plugin per concern (sign-in, accounts,
- * devices, orders, state records), plus the aliases above. Unknown paths under the prefix answer 40400.
+ * devices, orders, state records, the message box), plus the aliases above. Unknown paths under the
+ * prefix answer 40400.
  */
 export const upstreamPlugin: FastifyPluginAsync = async (app) => {
   app.setNotFoundHandler(upstreamNotFound);
@@ -68,5 +70,6 @@ export const upstreamPlugin: FastifyPluginAsync = async (app) => {
   await app.register(deviceRoutes);
   await app.register(orderRoutes);
   await app.register(telemetryRoutes);
+  await app.register(messageRoutes);
   checkAliases();
 };
