@@ -5,6 +5,7 @@ import { authHandlers, mockCredentials, mustChangeCodeGate } from './auth';
 import { commandHandlers } from './commands';
 import { commandLog, deviceCommandHandlers } from './deviceCommands';
 import { liveHandlers } from './live';
+import { messageHandlers } from './messages';
 import { restResourceHandlers } from './rest';
 import { seedTables } from './seed';
 import { upstreamResourceHandlers } from './upstream';
@@ -22,7 +23,7 @@ export interface MockOptions {
  * its own passwords and its own command log. The first matching handler answers, so the order is: the
  * 40300 gate of an account that must change its password, sign-in, the commands (add_Admin with the
  * level rule before the generated create), the generated resource handlers, then the command log's
- * REST read and the live stream.
+ * REST read, the message box and the live stream.
  */
 export const handlers = (upstreamBase: string, restBase: string, { resources = RESOURCE_CONFIGS, canAccess = sharedPolicy }: MockOptions = {}) => {
   const tables = seedTables(resources);
@@ -39,6 +40,7 @@ export const handlers = (upstreamBase: string, restBase: string, { resources = R
         : restResourceHandlers(restBase, config, tableOf(config), canAccess),
     ),
     ...deviceCommandHandlers(restBase, commands, canAccess),
+    ...messageHandlers(upstreamBase, canAccess),
     ...liveHandlers(restBase),
   ];
 };

@@ -4,6 +4,7 @@ import { useLiveStream } from '../providers/live';
 import { ConsoleMenu } from './ConsoleMenu';
 import { LiveIndicator } from './LiveIndicator';
 import { LocaleSwitcher } from './LocaleSwitcher';
+import { MessageBox } from './messages/MessageBox';
 import { useDocumentTitle } from './useDocumentTitle';
 
 const ConsoleAppBar = () => (
@@ -17,6 +18,7 @@ const ConsoleAppBar = () => (
     toolbar={
       <>
         <LiveIndicator />
+        <MessageBox />
         <LocaleSwitcher />
         <ToggleThemeButton />
         <LoadingIndicator />
