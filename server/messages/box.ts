@@ -25,7 +25,7 @@ import { renderMessage } from './kinds';
 
 type ListBody = z.output<typeof messageListBodySchema>;
 
-export const unreadCounts = async (db: Kysely<DB>, accountId: number): Promise<UnreadCounts> => {
+const unreadCounts = async (db: Kysely<DB>, accountId: number): Promise<UnreadCounts> => {
   const rows = await db
     .selectFrom('messages')
     .select(['type', (eb) => eb.fn.countAll<number>().as('n')])

@@ -11,7 +11,7 @@ import { translate, type Language } from '../http/messages';
  *
  * Alarms add their kinds here when they exist: a raised alarm in the account's scope as a notice, and a
  * high or medium alarm awaiting acknowledgement as a todo that the alarm service marks read when it is
- * acknowledged; each kind also joins MESSAGE_KINDS in src/domain/messages.ts. Approvals follow the same way.
+ * acknowledged; each kind also joins MessageKind in src/domain/messages.ts. Approvals follow the same way.
  */
 
 const FINAL_STATUSES = ['acked', 'refused', 'timeout'] as const satisfies readonly FinalCommandStatus[];
@@ -41,7 +41,7 @@ export const MESSAGE_TYPE_OF: Record<MessageKind, MessageType> = {
   deviceAssignment: 'message',
 };
 
-export interface RenderedMessage {
+interface RenderedMessage {
   title: string;
   subTitle: string;
   content: string;

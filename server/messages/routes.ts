@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from '../http/validation';
 import { listMessages, readMessages } from './box';
 
 /** The policy's name of the message box: every signed-in role may read and mark its own. */
-export const MESSAGES_RESOURCE = 'messages';
+const MESSAGES_RESOURCE = 'messages';
 
 /**
  * The message box's calls, relative to API_PREFIX (docs/messages.md):

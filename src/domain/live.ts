@@ -20,7 +20,7 @@ export const LIVE_TOPIC_ROOT = 'oxygen-live';
 export const liveTopicFor = (deviceId: string): string => `${LIVE_TOPIC_ROOT}/${deviceId}`;
 export const LIVE_TOPIC_FILTER = `${LIVE_TOPIC_ROOT}/+`;
 /** An account's events relay on `oxygen-live/account.{id}`: a device Id never holds a dot, so the two never meet. */
-export const liveAccountTopicFor = (accountId: number): string => `${LIVE_TOPIC_ROOT}/account.${accountId}`;
+const liveAccountTopicFor = (accountId: number): string => `${LIVE_TOPIC_ROOT}/account.${accountId}`;
 
 /** The newest reading of a device: a telemetry payload (wire names) with the device Id. */
 export const liveReadingSchema = telemetrySchema.extend({ Id: z.string() });
@@ -58,7 +58,7 @@ export const commandOutcomeSchema = z.strictObject({
 export type CommandOutcome = z.infer<typeof commandOutcomeSchema>;
 
 /** A message made for `account` (its id in the store): the stream of that account alone carries it. */
-export const messageNoticeSchema = z.strictObject({
+const messageNoticeSchema = z.strictObject({
   account: z.number().int(),
   id: z.number().int(),
   type: z.enum(MESSAGE_TYPES),
@@ -73,7 +73,7 @@ export const liveEventSchema = z.discriminatedUnion('type', [
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
 /** Who an event is for: viewers who see its device, or one account. */
-export type LiveAudience = { device: string } | { account: number };
+type LiveAudience = { device: string } | { account: number };
 
 export const liveEventAudience = (event: LiveEvent): LiveAudience =>
   event.type === 'message' ? { account: event.data.account } : { device: event.data.Id };

@@ -13,17 +13,16 @@ export const MESSAGE_TYPES = ['message', 'notice', 'todo'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 /** What made a message; the console picks its icon by it. */
-export const MESSAGE_KINDS = ['commandOutcome', 'passwordReset', 'deviceAssignment'] as const;
-export type MessageKind = (typeof MESSAGE_KINDS)[number];
+export type MessageKind = 'commandOutcome' | 'passwordReset' | 'deviceAssignment';
 
 export const MESSAGE_UNREAD = 0;
 export const MESSAGE_READ = 1;
-export type MessageStatus = typeof MESSAGE_UNREAD | typeof MESSAGE_READ;
+type MessageStatus = typeof MESSAGE_UNREAD | typeof MESSAGE_READ;
 
 /** One page of the box holds at most this many messages. */
-export const MAX_MESSAGE_PAGE_SIZE = 100;
+const MAX_MESSAGE_PAGE_SIZE = 100;
 /** One read call marks at most this many. */
-export const MAX_READ_IDS = 500;
+const MAX_READ_IDS = 500;
 
 /** A message as `POST {API_PREFIX}/api/message/list` answers it. */
 export interface Message {
@@ -40,7 +39,7 @@ export interface Message {
   status: MessageStatus;
 }
 
-export const messageStatusSchema = z.union([z.literal(MESSAGE_UNREAD), z.literal(MESSAGE_READ)]);
+const messageStatusSchema = z.union([z.literal(MESSAGE_UNREAD), z.literal(MESSAGE_READ)]);
 
 /** `POST {API_PREFIX}/api/message/list`: paged like the other upstream lists, newest first. */
 export const messageListBodySchema = z.strictObject({

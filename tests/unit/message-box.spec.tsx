@@ -7,6 +7,7 @@ import { handlers } from '../../mocks/handlers';
 import type { Message, MessageListAnswer } from '../../src/domain/messages';
 import { App } from '../../src/App';
 import { signIn } from './console';
+import { writableLiveStream } from './live/writableStream';
 import { wait } from './resources/dom';
 
 /**
@@ -16,16 +17,7 @@ import { wait } from './resources/dom';
 const upstreamBase = 'http://console.test/upstream';
 const restBase = 'http://console.test/api/v1';
 
-let send: (text: string) => void = () => undefined;
-const encoder = new TextEncoder();
-const liveStream = http.get(`${restBase}/live`, ({ request }) => {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-  request.signal.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
-  send = (text) => controller.enqueue(encoder.encode(text));
-  send('id: t.1\nevent: ready\ndata: {"heartbeatMs":15000}\n\n');
-  return new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } });
-});
+const live = writableLiveStream(restBase);
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 // Every test gets fresh mocks: its own boxes, nothing read yet.
@@ -42,7 +34,7 @@ const panel = () => document.querySelector<HTMLElement>('[data-message-box-panel
 const items = () => [...(panel()?.querySelectorAll<HTMLElement>('[data-message-id]') ?? [])];
 
 const openConsole = async () => {
-  server.use(liveStream, ...handlers(upstreamBase, restBase));
+  server.use(live.handler, ...handlers(upstreamBase, restBase));
   window.history.replaceState(null, '', '/dashboard/workplace');
   render(
     <BrowserRouter>
@@ -99,7 +91,7 @@ describe('the message box', () => {
     // The box now holds a third unread message; only the live event tells the console to ask again.
     const now: MessageListAnswer = { list: [arrived], total: 1, unread: { message: 3, notice: 0, todo: 0 } };
     server.use(http.post(`${upstreamBase}/api/message/list`, () => HttpResponse.json({ data: now, status: 'ok', msg: '', code: 20000 })));
-    send(`id: t.2\nevent: message\ndata: ${JSON.stringify({ account: 1, id: 99, type: 'message' })}\n\n`);
+    live.send(`id: t.2\nevent: message\ndata: ${JSON.stringify({ account: 1, id: 99, type: 'message' })}\n\n`);
     await waitFor(() => expect(unreadOnBell()).toBe('3'), wait);
     fireEvent.click(bell() as HTMLElement);
     await waitFor(() => expect(items().map((item) => item.textContent)).toEqual([expect.stringContaining('指令无应答：Id-009 权限变更')]), wait);

@@ -7,7 +7,7 @@ import { useLiveEvent, useLiveResync } from '../../providers/live';
 /** Every query of the box starts with this key, so one invalidation refreshes badge and tabs. */
 const BOX_KEY = 'messageBox';
 /** Messages shown per "view more". */
-export const MESSAGE_PAGE_SIZE = 10;
+const MESSAGE_PAGE_SIZE = 10;
 
 /**
  * The box's list call. A call that signs the user out (50008) is answered by react-admin's data provider
