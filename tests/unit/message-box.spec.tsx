@@ -97,6 +97,34 @@ describe('the message box', () => {
     await waitFor(() => expect(items().map((item) => item.textContent)).toEqual([expect.stringContaining('指令无应答：Id-009 权限变更')]), wait);
   });
 
+  it('loads the next page with "view more" until every message is shown', async () => {
+    const many = Array.from({ length: 12 }, (_, index): Message => ({
+      id: index + 1,
+      type: 'message',
+      title: `消息 ${index + 1}`,
+      subTitle: '',
+      avatar: '',
+      content: '',
+      time: Date.UTC(2026, 0, 1) - index * 60_000,
+      messageType: 'commandOutcome',
+      status: 1,
+    }));
+    await openConsole();
+    server.use(
+      http.post(`${upstreamBase}/api/message/list`, async ({ request }) => {
+        const { current = 1, pageSize = 10 } = (await request.json()) as { current?: number; pageSize?: number };
+        const page: MessageListAnswer = { list: many.slice((current - 1) * pageSize, current * pageSize), total: many.length, unread: { message: 0, notice: 0, todo: 0 } };
+        return HttpResponse.json({ data: page, status: 'ok', msg: '', code: 20000 });
+      }),
+    );
+    fireEvent.click(bell() as HTMLElement);
+    await waitFor(() => expect(items()).toHaveLength(10), wait);
+    const more = within(panel() as HTMLElement).getByRole('button', { name: '查看更多' }) as HTMLButtonElement;
+    fireEvent.click(more);
+    await waitFor(() => expect(items().map((item) => item.querySelector('.MuiListItemText-primary')?.textContent)).toEqual(many.map((message) => message.title)), wait);
+    await waitFor(() => expect(more.disabled).toBe(true), wait);
+  });
+
   it('leads to the user centre and the settings drawer, and signs out', async () => {
     await openConsole();
     await openBox();
