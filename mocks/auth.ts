@@ -39,10 +39,11 @@ const tokenOf = (request: Request) => request.headers.get('authorization')?.repl
 /** The signed-in mock account for a request, from its bearer token. */
 export const mockAccountOf = (request: Request): string | undefined => sessions.get(tokenOf(request));
 
-/** The Level a request acts at: the role it switched to, else its account's. */
+/** The Level a signed-in request acts at: the role its session switched to, else its account's. */
 export const mockLevelOf = (request: Request, credentials: MockCredentials = mockCredentials()): Level | undefined => {
   const account = mockAccountOf(request);
-  return switchedLevels.get(tokenOf(request)) ?? (account === undefined ? undefined : credentials.get(account)?.Level);
+  if (account === undefined) return undefined;
+  return switchedLevels.get(tokenOf(request)) ?? credentials.get(account)?.Level;
 };
 
 /** Every session of the account ends, as the server's reset revokes the account's tokens. */

@@ -77,49 +77,49 @@ export const MessageBox = () => {
         onClose={close}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { width: 380 }, 'data-message-box-panel': true } as object }}
       >
-        <Tabs value={tab} onChange={(_event, next: MessageType) => setTab(next)} variant="fullWidth">
-          {MESSAGE_TYPES.map((type) => (
-            <Tab
-              key={type}
-              value={type}
-              data-message-tab-button={type}
-              label={
-                unread[type] > 0
-                  ? translate('app.messageBox.tabWithCount', { label: translate(`app.messageBox.tabs.${type}`), count: unread[type] })
-                  : translate(`app.messageBox.tabs.${type}`)
-              }
-            />
-          ))}
-        </Tabs>
-        <MessageTab key={tab} type={tab} open={anchor !== null} />
-        <Divider />
-        <MenuItem
-          onClick={() => {
-            close();
-            navigate('/user/info');
-          }}
-        >
-          {translate('app.messageBox.userCenter')}
-        </MenuItem>
-        <MenuItem
-          onClick={() => {
-            close();
-            openSettings(true);
-          }}
-        >
-          {translate('app.messageBox.settings')}
-        </MenuItem>
-        <RoleSwitch />
-        <MenuItem
-          onClick={() => {
-            close();
-            void logout(undefined, '/login');
-          }}
-        >
-          {translate('app.messageBox.logout')}
-        </MenuItem>
+        <Box data-message-box-panel sx={{ width: 380 }}>
+          <Tabs value={tab} onChange={(_event, next: MessageType) => setTab(next)} variant="fullWidth">
+            {MESSAGE_TYPES.map((type) => (
+              <Tab
+                key={type}
+                value={type}
+                label={
+                  unread[type] > 0
+                    ? translate('app.messageBox.tabWithCount', { label: translate(`app.messageBox.tabs.${type}`), count: unread[type] })
+                    : translate(`app.messageBox.tabs.${type}`)
+                }
+              />
+            ))}
+          </Tabs>
+          <MessageTab key={tab} type={tab} open={anchor !== null} />
+          <Divider />
+          <MenuItem
+            onClick={() => {
+              close();
+              navigate('/user/info');
+            }}
+          >
+            {translate('app.messageBox.userCenter')}
+          </MenuItem>
+          <MenuItem
+            onClick={() => {
+              close();
+              openSettings(true);
+            }}
+          >
+            {translate('app.messageBox.settings')}
+          </MenuItem>
+          <RoleSwitch />
+          <MenuItem
+            onClick={() => {
+              close();
+              void logout(undefined, '/login');
+            }}
+          >
+            {translate('app.messageBox.logout')}
+          </MenuItem>
+        </Box>
       </Popover>
     </>
   );
