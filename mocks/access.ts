@@ -1,17 +1,16 @@
 import type { z } from 'zod';
 import { canAccess as policyCanAccess, type AccessRequest } from '../src/domain/policy';
 import { levelToRole, type Role } from '../src/domain/roles';
-import { MOCK_ACCOUNTS, mockAccountOf } from './auth';
+import { mockLevelOf } from './auth';
 
 /** Who may do what in the mocks: the shared policy, unless a test declares a resource the policy does not know. */
 export type AccessCheck = (role: Role | undefined, request: AccessRequest) => boolean;
 export const sharedPolicy: AccessCheck = policyCanAccess;
 
-/** The role of the signed-in mock account behind a request, from its bearer token. */
-const mockRoleOf = (request: Request): Role | undefined => {
-  const account = mockAccountOf(request);
-  const known = account ? MOCK_ACCOUNTS[account] : undefined;
-  return known ? levelToRole(known.Level) : undefined;
+/** The role of the signed-in mock account behind a request, from its bearer token (or the role it switched to). */
+export const mockRoleOf = (request: Request): Role | undefined => {
+  const level = mockLevelOf(request);
+  return level === undefined ? undefined : levelToRole(level);
 };
 
 export type Refusal = 'notSignedIn' | 'forbidden';

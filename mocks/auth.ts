@@ -1,7 +1,7 @@
 import { http } from 'msw';
 import { CODES } from '../src/domain/envelope';
 import type { CurrentUser, LoginResult } from '../src/domain/auth';
-import { levelToRole, type Level } from '../src/domain/roles';
+import { isLevel, levelToRole, MOCK_SWITCH_ROLE_PATH, roleToLevel, ROLES, type Level, type Role } from '../src/domain/roles';
 import { ACCOUNT_CALLS } from '../src/resources/accounts/config';
 import { USER_MENU_PATH, userMenuFor } from '../src/domain/menu';
 import { fail, ok } from './envelope';
@@ -32,11 +32,20 @@ export const mockCredentials = (): MockCredentials =>
   new Map(Object.entries(MOCK_ACCOUNTS).map(([account, { Code, Level }]) => [account, { Code, Level, mustChangeCode: false }]));
 
 const sessions = new Map<string, string>();
+/** The role-switch helper's choice per session (token → Level), over the account's own level. */
+const switchedLevels = new Map<string, Level>();
 
 const tokenOf = (request: Request) => request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '';
 
 /** The signed-in mock account for a request, from its bearer token. */
 export const mockAccountOf = (request: Request): string | undefined => sessions.get(tokenOf(request));
+
+/** The Level a signed-in request acts at: the role its session switched to, else its account's. */
+export const mockLevelOf = (request: Request, credentials: MockCredentials = mockCredentials()): Level | undefined => {
+  const account = mockAccountOf(request);
+  if (account === undefined) return undefined;
+  return switchedLevels.get(tokenOf(request)) ?? credentials.get(account)?.Level;
+};
 
 /** Every session of the account ends, as the server's reset revokes the account's tokens. */
 export const endSessionsOf = (account: string): void => {
@@ -73,23 +82,31 @@ export const authHandlers = (base: string, credentials: MockCredentials = mockCr
   }),
   http.post(`${base}/api/user/logout`, ({ request }) => {
     sessions.delete(tokenOf(request));
+    switchedLevels.delete(tokenOf(request));
     return ok(null);
   }),
   http.post(`${base}/api/user/info`, ({ request }) => {
     const Account = mockAccountOf(request);
-    const account = Account ? credentials.get(Account) : undefined;
-    if (!Account || !account) return fail(CODES.notSignedIn, 'not logged in');
+    const Level = mockLevelOf(request, credentials);
+    if (!Account || !isLevel(Level)) return fail(CODES.notSignedIn, 'not logged in');
     return ok<CurrentUser>({
       Account,
-      SubId: account.Level === 0 ? null : mockAccountId('admin'),
-      SubAdmin: account.Level === 0 ? null : 'admin',
-      Level: account.Level,
-      role: levelToRole(account.Level),
+      SubId: Level === 0 ? null : mockAccountId('admin'),
+      SubAdmin: Level === 0 ? null : 'admin',
+      Level,
+      role: levelToRole(Level),
       avatar: '',
     });
   }),
   http.post(`${base}${USER_MENU_PATH}`, ({ request }) => {
-    const account = credentials.get(mockAccountOf(request) ?? '');
-    return account ? ok(userMenuFor(levelToRole(account.Level))) : fail(CODES.notSignedIn, 'not logged in');
+    const level = mockLevelOf(request, credentials);
+    return isLevel(level) ? ok(userMenuFor(levelToRole(level))) : fail(CODES.notSignedIn, 'not logged in');
+  }),
+  // The role-switch helper of the mock mode (no server has it): this session acts as `role`; anything else is a client.
+  http.post(`${base}${MOCK_SWITCH_ROLE_PATH}`, async ({ request }) => {
+    if (!mockAccountOf(request)) return fail(CODES.notSignedIn, 'not logged in');
+    const { role } = (await request.json().catch(() => ({}))) as { role?: unknown };
+    switchedLevels.set(tokenOf(request), roleToLevel(ROLES.includes(role as Role) ? (role as Role) : 'client'));
+    return ok(null);
   }),
 ];

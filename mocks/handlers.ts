@@ -6,6 +6,7 @@ import { accountCallHandlers } from './accountCalls';
 import { commandLog, deviceCommandHandlers } from './deviceCommands';
 import { issueCommandHandlers } from './issueCommands';
 import { liveHandlers } from './live';
+import { messageHandlers } from './messages';
 import { restResourceHandlers } from './rest';
 import { seedTables } from './seed';
 import { upstreamResourceHandlers } from './upstream';
@@ -23,7 +24,7 @@ export interface MockOptions {
  * Each call gets its own data and its own passwords and its own command log. The first matching handler
  * answers, so the order is: the 40300 gate of an account that must change its password, sign-in, the
  * commands and the account calls (add_Admin with the level rule before the generated create), the
- * generated resource handlers, then the command log's REST read and the live stream.
+ * generated resource handlers, then the command log's REST read, the message box and the live stream.
  */
 export const handlers = (upstreamBase: string, restBase: string, { resources = RESOURCE_CONFIGS, canAccess = sharedPolicy }: MockOptions = {}) => {
   const tables = seedTables(resources);
@@ -41,6 +42,7 @@ export const handlers = (upstreamBase: string, restBase: string, { resources = R
         : restResourceHandlers(restBase, config, tableOf(config), canAccess),
     ),
     ...deviceCommandHandlers(restBase, commands, canAccess),
+    ...messageHandlers(upstreamBase, canAccess),
     ...liveHandlers(restBase),
   ];
 };

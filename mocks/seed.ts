@@ -5,7 +5,7 @@ import type { FieldConfig, ResourceConfig } from '../src/resources/types';
 /** docs/product.md, "The console": every mocked list holds 55 records. */
 export const MOCK_TOTAL = 55;
 /** Seeded times count back from here, so runs and screenshots are the same every time. */
-const MOCK_EPOCH = Date.UTC(2026, 0, 1, 8);
+export const MOCK_EPOCH = Date.UTC(2026, 0, 1, 8);
 const HOUR = 3_600_000;
 
 

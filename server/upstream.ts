@@ -5,6 +5,7 @@ import { authRoutes } from './auth/routes';
 import { deviceRoutes } from './devices/routes';
 import { upstreamNotFound } from './http/plugin';
 import { registerListRoute, upstreamPath } from './lists/route';
+import { messageRoutes } from './messages/routes';
 import { servedBy } from './resources/registry';
 
 /**
@@ -57,8 +58,8 @@ const aliasRoutes = (app: FastifyInstance, aliases: Readonly<Record<string, stri
 
 /**
  * The upstream contract, registered under API_PREFIX: one route plugin per concern with calls of its own
- * (sign-in, accounts, devices), every list from the registry (server/resources/registry.ts), plus the
- * aliases above. Unknown paths under the prefix answer 40400.
+ * (sign-in, accounts, devices, the message box), every list from the registry
+ * (server/resources/registry.ts), plus the aliases above. Unknown paths under the prefix answer 40400.
  */
 export const upstreamPlugin: FastifyPluginAsync = async (app) => {
   app.setNotFoundHandler(upstreamNotFound);
@@ -67,5 +68,6 @@ export const upstreamPlugin: FastifyPluginAsync = async (app) => {
   await app.register(accountRoutes);
   await app.register(deviceRoutes);
   for (const resource of servedBy('upstream')) registerListRoute(app, resource);
+  await app.register(messageRoutes);
   checkAliases();
 };

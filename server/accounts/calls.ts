@@ -14,6 +14,8 @@ import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AppContext, SignedInAccount } from '../context';
 import { isSet, type AccountRow, type DB } from '../db/schema';
 import { AppError, badInput } from '../http/envelope';
+import type { MessageDraft } from '../messages/kinds';
+import { announceMessages, postMessages } from '../messages/post';
 import { subtreeQuery, type Viewer } from '../scope/service';
 import { asLevel } from './levels';
 import { listAccounts } from './list';
@@ -23,7 +25,8 @@ import { accountNotFound, findAccountById, insertAccount, prepareAccount, storeP
  * The account calls of the upstream contract (docs/product.md, "Account hierarchy"), without HTTP:
  * add_Admin, Admin_reset_Code, self_reset_Code, assign_Devices. Who may call them at all is the
  * shared policy's business (the routes' guards); the rules of the hierarchy are here. Each change is
- * written with its audit entry in one transaction; passwords are hashed before it opens.
+ * written with its audit entry in one transaction (and the messages of the accounts a reset or an
+ * assignment concerns, docs/messages.md); passwords are hashed before it opens.
  */
 
 /** The caller: the signed-in account (SignedInAccount satisfies it). */
@@ -147,7 +150,7 @@ export const adminResetCode = async (
   const NewCode = randomPassword(RESET_CODE_LENGTH);
   const passwordHash = await ctx.passwords.hash(NewCode);
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  const notices = await ctx.db.transaction().execute(async (trx) => {
     const revoked = await storePassword(trx, now, target.id, passwordHash, { mustChangeCode: true });
     await recordAudit(
       trx,
@@ -161,7 +164,9 @@ export const adminResetCode = async (
       },
       now,
     );
+    return postMessages(trx, [{ account: target.id, kind: 'passwordReset', params: { by: caller.account } }], now);
   });
+  announceMessages(ctx, notices);
   return { NewCode };
 };
 
@@ -226,7 +231,7 @@ export const assignDevices = async (
   if (asLevel(target.level) === 0) throw badInput('validation.invalid', { field: 'Account' });
   const wanted = unique(body.DeviceIds).sort();
   const now = ctx.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  const { record, notices } = await ctx.db.transaction().execute(async (trx) => {
     await assertManaged(trx, caller, wanted);
     const before = await assignedDevices(trx, target.id);
     const inReach = await managedAmong(trx, caller, before);
@@ -234,18 +239,25 @@ export const assignDevices = async (
     const added = wanted.filter((id) => !before.includes(id));
 
     const removedBelow: Record<string, string[]> = {};
+    const drafts: MessageDraft[] = [];
     if (removed.length > 0) {
       const below = await trx
         .selectFrom('account_devices')
         .innerJoin('accounts', 'accounts.id', 'account_devices.account_id')
-        .select(['accounts.account', 'account_devices.device_id'])
+        .select(['accounts.id', 'accounts.account', 'account_devices.device_id'])
         .where('account_devices.account_id', 'in', subtreeQuery(trx, target.id))
         .where('account_devices.account_id', '<>', target.id)
         .where('account_devices.device_id', 'in', removed)
         .orderBy('accounts.account')
         .orderBy('account_devices.device_id')
         .execute();
-      for (const row of below) removedBelow[row.account] = [...(removedBelow[row.account] ?? []), row.device_id];
+      // Every account below that lost a device is told too, by its id.
+      const lostBelow = new Map<number, string[]>();
+      for (const row of below) {
+        removedBelow[row.account] = [...(removedBelow[row.account] ?? []), row.device_id];
+        lostBelow.set(row.id, [...(lostBelow.get(row.id) ?? []), row.device_id]);
+      }
+      for (const [account, lost] of lostBelow) drafts.push({ account, kind: 'deviceAssignment', params: { by: caller.account, added: [], removed: lost } });
       await trx
         .deleteFrom('account_devices')
         .where('account_id', 'in', subtreeQuery(trx, target.id))
@@ -274,6 +286,9 @@ export const assignDevices = async (
       },
       now,
     );
-    return record;
+    if (added.length > 0 || removed.length > 0) drafts.unshift({ account: target.id, kind: 'deviceAssignment', params: { by: caller.account, added, removed } });
+    return { record, notices: await postMessages(trx, drafts, now) };
   });
+  announceMessages(ctx, notices);
+  return record;
 };

@@ -7,12 +7,15 @@ import type { Command } from '../../src/domain/mqtt/payloads';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
+import type { MessageDraft } from '../messages/kinds';
+import { announceMessages, postMessages } from '../messages/post';
 
 /**
  * What becomes of a command once it is sent (docs/commands.md): the device acknowledges it ('acked'),
  * refuses it ('refused', with its reason), or does not answer in time ('timeout', also when it could
- * not be handed to the broker at all). A command leaves 'sent' once, with its audit entry in the same
- * transaction, and every change is announced on the live feed after the commit.
+ * not be handed to the broker at all). A command leaves 'sent' once, with its audit entry and a message
+ * to the account that issued it in the same transaction, and every change is announced on the live feed
+ * after the commit.
  */
 
 /** Where the command services log (a request's or the app's logger). */
@@ -70,7 +73,7 @@ export const announce = (ctx: Pick<AppContext, 'live'>, outcome: CommandOutcome)
 
 /**
  * Moves the 'sent' commands that match `filter` to the settlement's status at `at`, each with its audit
- * entry, in one transaction; then announces each. A command already final (acknowledged twice, an ack
+ * entry and its issuer's message (docs/messages.md), in one transaction; then announces each. A command already final (acknowledged twice, an ack
  * after its timeout) is not matched and changes nothing. Answers the outcomes of the commands it moved.
  *
  * The audit entry belongs to the command: its actor is the account that issued it, so it is visible to
@@ -79,14 +82,14 @@ export const announce = (ctx: Pick<AppContext, 'live'>, outcome: CommandOutcome)
  */
 export const settleCommands = async (ctx: OutcomeContext, filter: CommandFilter, settlement: Settlement, at: number): Promise<CommandOutcome[]> => {
   const error = settlement.status === 'refused' ? (settlement.error ?? null) : null;
-  const outcomes = await ctx.db.transaction().execute(async (trx) => {
+  const settled = await ctx.db.transaction().execute(async (trx) => {
     const rows = await trx
       .updateTable('device_commands')
       .set({ status: settlement.status, error, answered_at: at })
       .where(unsettled(filter))
       .returning(['cmd_id', 'device_id', 'type', 'issued_by'])
       .execute();
-    if (rows.length === 0) return [];
+    if (rows.length === 0) return { outcomes: [], notices: [] };
 
     const issuerIds = [...new Set(rows.flatMap((row) => (row.issued_by === null ? [] : [row.issued_by])))];
     const issuers =
@@ -115,8 +118,20 @@ export const settleCommands = async (ctx: OutcomeContext, filter: CommandFilter,
         at,
       );
     }
-    return rows.map((row) => outcomeOf(row, settlement.status, at, error));
+    const drafts = rows.flatMap((row): MessageDraft[] =>
+      row.issued_by === null
+        ? []
+        : [
+            {
+              account: row.issued_by,
+              kind: 'commandOutcome',
+              params: { device: row.device_id, command: row.type as Command['type'], status: settlement.status, ...(error === null ? {} : { error }) },
+            },
+          ],
+    );
+    return { outcomes: rows.map((row) => outcomeOf(row, settlement.status, at, error)), notices: await postMessages(trx, drafts, at) };
   });
-  for (const outcome of outcomes) announce(ctx, outcome);
-  return outcomes;
+  for (const outcome of settled.outcomes) announce(ctx, outcome);
+  announceMessages(ctx, settled.notices);
+  return settled.outcomes;
 };

@@ -7,7 +7,7 @@ import type { Database, DatabaseKind } from './database';
  * 0002–0004 add devices and their assignment to accounts, orders and state records; the
  * values in their check constraints are written out here, not imported, so a migration never changes.
  * 0005 adds the audit trail; 0006 and 0007 what telemetry and commands keep; 0008 the
- * device list's sort indexes.
+ * device list's sort indexes; 0009 the message box.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -238,6 +238,26 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       async down(db: Kysely<unknown>) {
         await db.schema.dropIndex('devices_updated_at_id').execute();
         await db.schema.dropIndex('devices_name_id').execute();
+      },
+    },
+    '0009_messages': {
+      async up(db: Kysely<unknown>) {
+        // Each account's message box (docs/messages.md): what made a message and its parameters, rendered in the
+        // reader's language when listed. No foreign key, like the audit trail.
+        await withBigId(db.schema.createTable('messages'))
+          .addColumn('account_id', 'integer', (col) => col.notNull())
+          .addColumn('type', 'varchar(16)', (col) => col.notNull())
+          .addColumn('kind', 'varchar(32)', (col) => col.notNull())
+          .addColumn('params', 'text', (col) => col.notNull())
+          .addColumn('created_at', 'bigint', (col) => col.notNull())
+          .addColumn('read_at', 'bigint')
+          .execute();
+        // The box's pages (newest first, per type) and its unread counts.
+        await db.schema.createIndex('messages_account_id_type_created_at').on('messages').columns(['account_id', 'type', 'created_at', 'id']).execute();
+        await db.schema.createIndex('messages_account_id_created_at').on('messages').columns(['account_id', 'created_at', 'id']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('messages').execute();
       },
     },
   };

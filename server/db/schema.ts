@@ -160,6 +160,20 @@ interface DeviceCommandsTable {
   answered_at: number | null;
 }
 
+/** A message in an account's box (src/domain/messages.ts); `params` is JSON, rendered when listed. */
+export interface MessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  /** 'message' | 'notice' | 'todo'. */
+  type: string;
+  /** What made it (MessageKind). */
+  kind: string;
+  params: string;
+  created_at: number;
+  /** Null while unread. */
+  read_at: number | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -170,6 +184,7 @@ export interface DB {
   state_records: StateRecordsTable;
   audit_log: AuditLogTable;
   device_commands: DeviceCommandsTable;
+  messages: MessagesTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

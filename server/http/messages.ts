@@ -1,6 +1,7 @@
 /**
- * The server's message catalogue: every msg it answers, in both languages, same keys (a test
- * checks). en-US texts are lower case where the old console's mock spelled them so. `{name}` is a parameter.
+ * The server's message catalogue: every msg it answers, and the message box's titles and contents
+ * (`box.*`, server/messages/kinds.ts), in both languages, same keys (a test checks). en-US texts are
+ * lower case where the old console's mock spelled them so. `{name}` is a parameter.
  */
 
 import { DEFAULT_LOCALE, FALLBACK_LOCALE, LOCALES, type Locale } from '../../src/domain/locales';
@@ -54,6 +55,22 @@ const enUS = {
   'type.array': 'a list',
   'type.value': 'a value of the right type',
   'validation.nulCharacter': '{field} must not contain the NUL character (U+0000)',
+  'box.by': 'by {by}',
+  'box.command.permission': 'permission change',
+  'box.command.state': 'state change',
+  'box.command.settings': 'settings change',
+  'box.command.acked.title': 'Command carried out: {command} of {device}',
+  'box.command.acked.content': '{device} acknowledged the {command}.',
+  'box.command.refused.title': 'Command refused: {command} of {device}',
+  'box.command.refused.content': '{device} refused the {command}: {error}',
+  'box.command.refused.noReason': '{device} refused the {command} without a reason.',
+  'box.command.timeout.title': 'Command unanswered: {command} of {device}',
+  'box.command.timeout.content': '{device} did not answer the {command} in time; check the chamber before sending it again.',
+  'box.passwordReset.title': 'Your password was reset',
+  'box.passwordReset.content': '{by} reset your password: choose a new one when you next sign in.',
+  'box.deviceAssignment.title': 'Your devices changed',
+  'box.deviceAssignment.added': 'Now yours: {devices}.',
+  'box.deviceAssignment.removed': 'No longer yours: {devices}.',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -107,6 +124,22 @@ const zhCN: Record<MessageKey, string> = {
   'type.array': '列表',
   'type.value': '正确类型的值',
   'validation.nulCharacter': '{field} 不能包含空字符（U+0000）',
+  'box.by': '操作人：{by}',
+  'box.command.permission': '权限变更',
+  'box.command.state': '状态变更',
+  'box.command.settings': '参数设置',
+  'box.command.acked.title': '指令已执行：{device} {command}',
+  'box.command.acked.content': '{device} 已确认执行{command}指令。',
+  'box.command.refused.title': '指令被拒绝：{device} {command}',
+  'box.command.refused.content': '{device} 拒绝了{command}指令：{error}',
+  'box.command.refused.noReason': '{device} 拒绝了{command}指令，未说明原因。',
+  'box.command.timeout.title': '指令无应答：{device} {command}',
+  'box.command.timeout.content': '{device} 未在规定时间内应答{command}指令，请检查舱体后再发送。',
+  'box.passwordReset.title': '您的密码已被重置',
+  'box.passwordReset.content': '{by} 重置了您的密码，下次登录时请设置新密码。',
+  'box.deviceAssignment.title': '您管理的设备有变动',
+  'box.deviceAssignment.added': '新分配给您：{devices}。',
+  'box.deviceAssignment.removed': '已从您处移除：{devices}。',
 };
 
 export const CATALOGUE: Record<Locale, Record<MessageKey, string>> = { 'en-US': enUS, 'zh-CN': zhCN };

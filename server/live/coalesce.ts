@@ -2,9 +2,9 @@ import type { DevicePatch, LiveEvent } from '../../src/domain/live';
 
 /**
  * What one stream has yet to send (docs/live.md, "Coalescing"): one merged patch per device (the newest
- * value of each field wins) and every command outcome, each outcome kept. Device patches are bounded by
- * the devices the viewer sees; outcomes by `maxCommands`, beyond which the stream gives up on details and
- * sends a reset instead.
+ * value of each field wins) and every command outcome and message notice, each kept. Device patches are
+ * bounded by the devices the viewer sees; outcomes and notices together by `maxCommands`, beyond which the
+ * stream gives up on details and sends a reset instead.
  *
  * A message goes out under the seq of the earliest event merged into it, in that order: a client that
  * read up to a message and resumes after its id misses nothing, at worst it gets a patch again (patches
@@ -37,7 +37,7 @@ export class Coalescer {
 
   /** Adds an event; false when outcomes overflowed the bound (the caller resets the stream). */
   add(seq: number, event: LiveEvent): boolean {
-    if (event.type === 'command') {
+    if (event.type !== 'device') {
       this.commands.push({ seq, event });
       return this.commands.length <= this.maxCommands;
     }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { liveEventDevice, type LiveEvent } from '../../src/domain/live';
+import { liveEventAudience, type LiveEvent } from '../../src/domain/live';
 import type { AppContext, SignedInAccount } from '../context';
 import { seesEverything, visibleDeviceIds, type Viewer } from '../scope/service';
 import { Coalescer } from './coalesce';
@@ -10,7 +10,8 @@ import { openSessions } from './watch';
 
 /**
  * The live streams of one server process (docs/live.md): it takes every event of `ctx.live` into the
- * history, hands each to the streams whose viewer sees its device, and writes them out coalesced every
+ * history, hands each to the streams whose viewer sees its device (an account's message notices to that
+ * account's streams alone), and writes them out coalesced every
  * `flushMs`. Every `recheckMs` one pass over all streams ends those whose session ended (sign-out,
  * revocation, expiry, idleness, a disabled account) and re-reads each viewer's devices: a stream whose
  * scope changed drops what it had pending and sends a reset. A slow client never holds more than one
@@ -60,6 +61,12 @@ interface Stream {
   blocked: boolean;
   readonly res: ServerResponse;
 }
+
+/** A stream carries a device's events when its viewer sees the device, and an account's only when it is that account. */
+const carries = (stream: Pick<Stream, 'account' | 'scope'>, event: LiveEvent): boolean => {
+  const audience = liveEventAudience(event);
+  return 'account' in audience ? audience.account === stream.account.id : sees(stream.scope, audience.device);
+};
 
 export interface LiveHub {
   /** The seq of the newest event. */
@@ -158,9 +165,8 @@ export const createLiveHub = (ctx: AppContext, log: FastifyBaseLogger): LiveHub 
 
   const unsubscribe = ctx.live.subscribe((event) => {
     const seq = history.append(event);
-    const device = liveEventDevice(event);
     for (const stream of streams) {
-      if (!sees(stream.scope, device)) continue;
+      if (!carries(stream, event)) continue;
       enqueue(stream, seq, event);
       schedule(stream);
     }
@@ -209,7 +215,7 @@ export const createLiveHub = (ctx: AppContext, log: FastifyBaseLogger): LiveHub 
       const seq = typeof from === 'number' ? from : history.parse(from);
       const resume = seq === undefined ? ({ kind: 'reset', reason: 'unknown' } as const) : history.after(seq);
       if (resume.kind === 'reset') stream.reset = resume.reason;
-      else for (const { seq: missed, event } of resume.events) if (sees(scope, liveEventDevice(event))) enqueue(stream, missed, event);
+      else for (const { seq: missed, event } of resume.events) if (carries(stream, event)) enqueue(stream, missed, event);
       streams.add(stream);
       res.on('close', () => {
         streams.delete(stream);

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { liveEventSchema, liveTopicFor, type LiveEvent } from '../../src/domain/live';
+import { liveEventSchema, liveTopicOf, type LiveEvent } from '../../src/domain/live';
 import { TOPIC_QOS, TOPIC_RETAIN, topicFor } from '../../src/domain/mqtt/topics';
 import type { AppContext } from '../context';
 import { verifyDeviceSecret } from '../devices/registry';
@@ -20,7 +20,8 @@ import { unlinked } from './link';
  *   `primary`     a cluster worker: a client of the primary's embedded broker, without ingestion
  *
  * It sets ctx.link (commands on `oc/{Id}/cmd`, QoS 1; disconnecting a device), relays ctx.live through
- * the broker (`oxygen-live/{Id}`, QoS 0) so every server process gets every event, and hands device
+ * the broker (`oxygen-live/{Id}`, an account's messages on `oxygen-live/account.{id}`, QoS 0) so every
+ * server process gets every event, and hands device
  * messages to ingestion (server/telemetry/ingest.ts), which settles each once handled. On close: no
  * more messages are taken, ingestion writes what it holds, then the transport closes (whatever was not
  * settled is never acknowledged, and comes again).
@@ -141,7 +142,7 @@ export const mqttPlugin = globalPlugin<MqttPluginOptions>('oxygen-mqtt', async (
     };
 
     const relay = (event: LiveEvent): Promise<void> =>
-      transport.publish(liveTopicFor(event.data.Id), JSON.stringify(event), { qos: 0, retain: false });
+      transport.publish(liveTopicOf(event), JSON.stringify(event), { qos: 0, retain: false });
     if (opened.kind === 'embedded') {
       // The broker is in this process: its own viewers get each event directly (no JSON round trip through
       // the broker), and cluster workers, the only other processes, through the broker.
@@ -158,7 +159,7 @@ export const mqttPlugin = globalPlugin<MqttPluginOptions>('oxygen-mqtt', async (
         let event: LiveEvent | undefined;
         try {
           const parsed = liveEventSchema.safeParse(JSON.parse(payload.toString('utf8')));
-          if (parsed.success && liveTopicFor(parsed.data.data.Id) === topic) event = parsed.data;
+          if (parsed.success && liveTopicOf(parsed.data) === topic) event = parsed.data;
         } catch {
           // Not JSON: refused below like any other bad event.
         }

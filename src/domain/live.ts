@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGE_TYPES } from './messages';
 import { COMMAND_TYPES, telemetrySchema } from './mqtt/payloads';
 import { DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
 
@@ -12,10 +13,14 @@ import { DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
  * one device are coalesced by merging, newest field wins.
  * A `command` event reports what became of one command sent to a device (sent, acknowledged, refused,
  * timed out).
+ * A `message` event tells one account that a message was made for it (docs/messages.md); it goes only to
+ * that account's streams, and the console then reads its box again in the reader's language.
  */
 export const LIVE_TOPIC_ROOT = 'oxygen-live';
 export const liveTopicFor = (deviceId: string): string => `${LIVE_TOPIC_ROOT}/${deviceId}`;
 export const LIVE_TOPIC_FILTER = `${LIVE_TOPIC_ROOT}/+`;
+/** An account's events relay on `oxygen-live/account.{id}`: a device Id never holds a dot, so the two never meet. */
+const liveAccountTopicFor = (accountId: number): string => `${LIVE_TOPIC_ROOT}/account.${accountId}`;
 
 /** The newest reading of a device: a telemetry payload (wire names) with the device Id. */
 export const liveReadingSchema = telemetrySchema.extend({ Id: z.string() });
@@ -52,11 +57,29 @@ export const commandOutcomeSchema = z.strictObject({
 });
 export type CommandOutcome = z.infer<typeof commandOutcomeSchema>;
 
+/** A message made for `account` (its id in the store): the stream of that account alone carries it. */
+const messageNoticeSchema = z.strictObject({
+  account: z.number().int(),
+  id: z.number().int(),
+  type: z.enum(MESSAGE_TYPES),
+});
+export type MessageNotice = z.infer<typeof messageNoticeSchema>;
+
 export const liveEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('device'), data: devicePatchSchema }),
   z.strictObject({ type: z.literal('command'), data: commandOutcomeSchema }),
+  z.strictObject({ type: z.literal('message'), data: messageNoticeSchema }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
-/** The device an event concerns: the live stream shows it only to viewers who see that device. */
-export const liveEventDevice = (event: LiveEvent): string => event.data.Id;
+/** Who an event is for: viewers who see its device, or one account. */
+type LiveAudience = { device: string } | { account: number };
+
+export const liveEventAudience = (event: LiveEvent): LiveAudience =>
+  event.type === 'message' ? { account: event.data.account } : { device: event.data.Id };
+
+/** The relay topic of an event: its device's, or its account's. */
+export const liveTopicOf = (event: LiveEvent): string => {
+  const audience = liveEventAudience(event);
+  return 'account' in audience ? liveAccountTopicFor(audience.account) : liveTopicFor(audience.device);
+};

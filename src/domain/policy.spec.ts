@@ -23,6 +23,8 @@ const expected: [resource: string, action: string, roles: Role[]][] = [
   ['alarms', 'clear', ['admin', 'user', 'lowUser']],
   ['alarm-rules', 'edit', ['admin']],
   ['audit-log', 'list', ['admin', 'user', 'lowUser', 'client']],
+  ['messages', 'list', ['admin', 'user', 'lowUser', 'client']],
+  ['messages', 'edit', ['admin', 'user', 'lowUser', 'client']],
   ['exception-403', 'list', ['admin']],
   ['user-info', 'list', ['admin', 'user', 'lowUser', 'client']],
   ['workplace', 'list', ['admin', 'user', 'lowUser', 'client']],

@@ -69,6 +69,8 @@ const data = {
   'audit-log': readable,
   // The commands sent to chambers and their outcomes, read by whoever sees the device (docs/commands.md).
   'device-commands': readable,
+  // Each account's own message box: listing it and marking its messages read (docs/messages.md).
+  messages: { list: everyone, edit: everyone },
 } satisfies Record<string, Partial<Record<Action, readonly Role[]>>>;
 
 export const POLICY: Record<string, Partial<Record<Action, readonly Role[]>>> = { ...pages, ...data };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LEVEL, levelToRole, roleToLevel, ROLES } from './roles';
+import { DEFAULT_LEVEL, levelToRole, nextRole, roleToLevel, ROLES } from './roles';
 
 describe('levelToRole', () => {
   it.each([
@@ -23,5 +23,12 @@ describe('levelToRole', () => {
 
   it('makes new accounts ordinary users', () => {
     expect(levelToRole(DEFAULT_LEVEL)).toBe('client');
+  });
+});
+
+describe('nextRole', () => {
+  it('cycles admin, user, lowUser, client and back to admin; no role becomes client', () => {
+    expect(['admin', 'user', 'lowUser', 'client'].map(nextRole)).toEqual(['user', 'lowUser', 'client', 'admin']);
+    for (const none of ['', null, undefined, 'root']) expect(nextRole(none)).toBe('client');
   });
 });

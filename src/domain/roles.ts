@@ -18,3 +18,15 @@ export const levelToRole = (level: unknown): Role => {
 };
 
 export const roleToLevel = (role: Role): Level => ROLES.indexOf(role) as Level;
+
+/**
+ * The role-switch helper's cycle (the mock mode's development aid): admin → user → lowUser → client → admin;
+ * no role (or an unknown one) becomes client.
+ */
+export const nextRole = (role: string | null | undefined): Role => {
+  const index = ROLES.indexOf(role as Role);
+  return index === -1 ? 'client' : (ROLES[(index + 1) % ROLES.length] ?? 'client');
+};
+
+/** The mocks' role-switch call (the mock mode only; no server answers it): the session acts as that role from then on. */
+export const MOCK_SWITCH_ROLE_PATH = '/mock/switch_role';

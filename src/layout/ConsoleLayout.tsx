@@ -15,6 +15,7 @@ import { ConsoleFooter } from './ConsoleFooter';
 import { ConsoleMenu } from './ConsoleMenu';
 import { LiveIndicator } from './LiveIndicator';
 import { LocaleSwitcher } from './LocaleSwitcher';
+import { MessageBox } from './messages/MessageBox';
 import { ServerMenuLimit } from './serverMenu/ServerMenuLimit';
 import { TabBar } from './tabs/TabBar';
 import { TopMenu } from './TopMenu';
@@ -48,6 +49,7 @@ const ConsoleAppBar = () => {
       toolbar={
         <>
           <LiveIndicator />
+          <MessageBox />
           <LocaleSwitcher />
           <ToggleThemeButton />
           <LoadingIndicator />

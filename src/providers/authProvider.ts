@@ -2,7 +2,7 @@ import type { AuthProvider } from 'react-admin';
 import { CODES } from '../domain/envelope';
 import type { CurrentUser, LoginResult } from '../domain/auth';
 import { canAccess } from '../domain/policy';
-import { DEFAULT_LEVEL, isLevel, levelToRole, type Role } from '../domain/roles';
+import { DEFAULT_LEVEL, isLevel, levelToRole, MOCK_SWITCH_ROLE_PATH, type Role } from '../domain/roles';
 import type { HttpClient } from './httpClient';
 import { loginPathFor } from './loginPath';
 import type { TokenStore } from './tokenStore';
@@ -135,5 +135,13 @@ export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens:
       if (mustChangeCode() && resource !== 'user-setting') return false;
       return canAccess((await loadUser()).role, { action, resource });
     },
+    /** The mock mode's role-switch helper: the mocks treat the session as `role`, and the user is loaded again. */
+    async switchRole(role: Role) {
+      await http.post(MOCK_SWITCH_ROLE_PATH, { role });
+      currentUser = undefined;
+    },
   } satisfies AuthProvider;
 };
+
+/** `useAuthProvider<ConsoleAuthProvider>()` sees switchRole. */
+export type ConsoleAuthProvider = ReturnType<typeof createAuthProvider>;

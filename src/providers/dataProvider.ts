@@ -1,5 +1,6 @@
 import type { DataProvider, RaRecord } from 'react-admin';
 import { CODES } from '../domain/envelope';
+import { MESSAGE_CALLS, type MessageListAnswer, type MessageListBody, type MessageReadAnswer, type MessageReadBody } from '../domain/messages';
 import type { AdminResetBody, AssignDevicesBody, ResetAnswer, SelfResetBody } from '../resources/accounts/calls';
 import { ACCOUNT_CALLS } from '../resources/accounts/config';
 import { DEVICE_COMMANDS_PATH } from '../resources/devices/commandLog';
@@ -77,7 +78,8 @@ const issuedCommand = (answer: unknown): Partial<IssuedCommand> => {
  */
 export const createDataProvider = ({ http, restBase, tokens, resources, locale }: DataProviderOptions) => {
   // react-admin announces failed data calls itself; the HTTP client announces only the custom methods'.
-  const upstream: DataProvider = createUpstreamProvider(quietly(http), resources);
+  const upstreamQuiet = quietly(http);
+  const upstream: DataProvider = createUpstreamProvider(upstreamQuiet, resources);
   const rest = createRestProvider(restBase, tokens, locale);
 
   const route = (method: Method): Call => async (resource, params) => {
@@ -111,7 +113,10 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     /** The account's managed devices become exactly DeviceIds; answers the account as the list shows it. */
     assignDevices: ({ Account, DeviceIds }: AssignDevicesBody) => http.post<WireRecord>(ACCOUNT_CALLS.assignDevices, { Account, DeviceIds }),
     /** The menu the server offers the signed-in role (menuFromServer); fails quietly, the caller announces it. */
-    userMenu: () => quietly(http).post<UserMenuEntry[]>(USER_MENU_PATH),
+    userMenu: () => upstreamQuiet.post<UserMenuEntry[]>(USER_MENU_PATH),
+    // The message box asks again on every new message; a failure shows in the box, not as a toast.
+    messageList: (body: MessageListBody) => upstreamQuiet.post<MessageListAnswer>(MESSAGE_CALLS.list, body),
+    readMessages: ({ ids }: MessageReadBody) => http.post<MessageReadAnswer>(MESSAGE_CALLS.read, { ids }),
   } satisfies DataProvider;
 };
 

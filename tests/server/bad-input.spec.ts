@@ -148,7 +148,7 @@ const maxLengthOf = (schema: Schema): number | undefined => {
 const accepts = (schema: Schema, value: unknown): boolean => schema.safeParse(value).success;
 
 const GENERIC_CANDIDATES: readonly unknown[] = [
-  'OC-A1', 'first', 'Strong2026x', 'Id', 'Time', 'at', 'id', 'ASC', 'Work', 'Open', 1, 2, 3, 0, 10, T0, true, false, [], ['OC-A1'], {}, 'x',
+  'OC-A1', 'first', 'Strong2026x', 'Id', 'Time', 'at', 'id', 'ASC', 'Work', 'Open', 1, 2, 3, 0, 10, T0, true, false, [], ['OC-A1'], [1], {}, 'x',
 ];
 
 const NONE = Symbol('none');

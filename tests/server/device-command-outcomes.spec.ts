@@ -208,7 +208,7 @@ describe.each(STORE_KINDS)('device command outcomes (%s)', (kind) => {
       expect(await commandRow(cmdId)).toMatchObject({ status: 'sent' });
       clock.advance(2000);
       await expect.poll(async () => (await commandRow(cmdId)).status, { timeout: 5000 }).toBe('timeout');
-      await expect.poll(() => swept.at(-1), { timeout: 1000 }).toMatchObject({ type: 'command', data: { cmdId, status: 'timeout' } });
+      await expect.poll(() => swept.findLast((event) => event.type === 'command'), { timeout: 1000 }).toMatchObject({ type: 'command', data: { cmdId, status: 'timeout' } });
     });
 
     it('refuses a timeout or interval that is not a positive number', async () => {

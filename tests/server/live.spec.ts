@@ -24,7 +24,8 @@ const outcome = (Id: string, cmdId: string, status: CommandOutcome['status'] = '
 const reading = (Id: string, Time: number, RCP: number) => ({ Id, Time, RCP });
 
 const ofType = (received: Received[], event: string) => received.filter((message) => message.event === event);
-const devicesIn = (received: Received[]) => new Set(received.filter((message) => message.event !== 'ready' && message.event !== 'reset').map((message) => (message.data as { Id: string }).Id));
+const devicesIn = (received: Received[]) =>
+  new Set(received.filter((message) => message.event === 'device' || message.event === 'command').map((message) => (message.data as { Id: string }).Id));
 const hasCommand = (cmdId: string) => (received: Received[]) => ofType(received, 'command').some((message) => (message.data as CommandOutcome).cmdId === cmdId);
 const ready = (received: Received[]) => ofType(received, 'ready').length > 0;
 const FIRST_DEVICES = FLEET_ASSIGNMENTS.first ?? [];
@@ -108,7 +109,7 @@ describe.each(STORE_KINDS)('live stream (%s)', (kind) => {
           });
           publish(...published, outcome(scope[0] ?? '', `r${run}-end`));
           await stream.until(hasCommand(`r${run}-end`));
-          const inScope = (item: LiveEvent) => scope.includes(item.data.Id);
+          const inScope = (item: LiveEvent) => item.type !== 'message' && scope.includes(item.data.Id);
           // Device by device, the patches received merge to what was published in scope, and outcomes all arrive in order.
           const merged = (items: LiveEvent[]) => {
             const byDevice = new Map<string, DevicePatch>();

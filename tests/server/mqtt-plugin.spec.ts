@@ -129,7 +129,7 @@ describe('MQTT plugin, embedded broker', () => {
     expect(withWorkers.onBroker).toEqual([`${liveTopicFor('OC-A1')} ${JSON.stringify(event)}`]);
   });
 
-  it('a cluster worker gets live events from the broker, and refuses what is not one', async () => {
+  it("a cluster worker gets live events from the broker (an account's on the account's topic), and refuses what is not one", async () => {
     const primary = await mqttApp({ WORKERS: '2' });
     const worker = await mqttApp({ WORKERS: '2' }, { primary: { port: primary.mqtt.port ?? 0, credentials: SERVER, clientId: `${SERVER.username}.w1` } });
     const delivered: LiveEvent[] = [];
@@ -138,14 +138,20 @@ describe('MQTT plugin, embedded broker', () => {
     primary.ctx.live.publish(event);
     for (let wait = 0; wait < 40 && delivered.length === 0; wait += 1) await tick(25);
     expect(delivered).toEqual([event]);
+    // An account's message notice travels on the account's topic.
+    const notice: LiveEvent = { type: 'message', data: { account: 7, id: 3, type: 'message' } };
+    primary.ctx.live.publish(notice);
+    for (let wait = 0; wait < 40 && delivered.length === 1; wait += 1) await tick(25);
+    expect(delivered).toEqual([event, notice]);
 
-    // Not JSON, not a live event, or for another device than its topic: not delivered.
+    // Not JSON, not a live event, for another device than its topic, or a notice on a device's topic: not delivered.
     const watcher = await connect(primary, { username: SERVER.username, password: SERVER.password, clientId: `${SERVER.username}.watcher` });
     await watcher.publishAsync(liveTopicFor('OC-A1'), 'nonsense', { qos: 0 });
     await watcher.publishAsync(liveTopicFor('OC-A1'), '{"type":"device","data":{"Id":"OC-A1","Mood":"good"}}', { qos: 0 });
     await watcher.publishAsync(liveTopicFor('OC-A2'), JSON.stringify(event), { qos: 0 });
+    await watcher.publishAsync(liveTopicFor('OC-A1'), JSON.stringify(notice), { qos: 0 });
     await tick(200);
-    expect(delivered).toEqual([event]);
+    expect(delivered).toEqual([event, notice]);
   });
 
   it('turns a device reading into a live patch for the viewers', async () => {

@@ -296,6 +296,11 @@ describe.each(STORE_KINDS)('permission matrix (%s)', (kind) => {
         })),
       )
       .execute();
+    const accounts = await ctx.db.selectFrom('accounts').select('id').execute();
+    await ctx.db
+      .insertInto('messages')
+      .values(accounts.map(({ id }) => ({ account_id: id, type: 'message', kind: 'passwordReset', params: JSON.stringify({ by: 'admin' }), created_at: T0, read_at: null })))
+      .execute();
   });
 
   /** A device with no history, assigned to nobody, for the cells that remove or register a device. */
@@ -387,6 +392,30 @@ describe.each(STORE_KINDS)('permission matrix (%s)', (kind) => {
       const listed = response.json<{ Id: string }[]>().map((record) => record.Id);
       expect(listed.sort(), `commands for ${role}`).toEqual(expected.sort());
     }
+  });
+
+  it.each(ROLES)('the message box answers %s its own messages only, and marks only its own read', async (role) => {
+    await ready();
+    const messages = await ctx.db
+      .selectFrom('messages')
+      .innerJoin('accounts', 'accounts.id', 'messages.account_id')
+      .select(['messages.id', 'accounts.account', 'messages.read_at'])
+      .execute();
+    const own = messages.filter((message) => message.account === role).map((message) => message.id);
+    const others = messages.filter((message) => message.account !== role).map((message) => message.id);
+    expect(canAccess(roleOf(role), { resource: 'messages', action: 'list' })).toBe(true);
+    const listed = await send(role, upstream('/api/message/list', { current: 1, pageSize: 100 }));
+    expect(codeOf(listed), listed.body).toBe(CODES.ok);
+    // Other cells' resets and assignments add messages too: which ones, not their order, is the point here.
+    expect(listed.json<{ data: { list: { id: number }[] } }>().data.list.map((message) => message.id).sort((a, b) => a - b)).toEqual(own.sort((a, b) => a - b));
+
+    expect(canAccess(roleOf(role), { resource: 'messages', action: 'edit' })).toBe(true);
+    const before = await ctx.db.selectFrom('messages').select(['id', 'read_at']).orderBy('id').execute();
+    const onOthers = await send(role, upstream('/api/message/read', { ids: others }));
+    expect(codeOf(onOthers), onOthers.body).toBe(CODES.ok);
+    expect(await ctx.db.selectFrom('messages').select(['id', 'read_at']).orderBy('id').execute()).toEqual(before);
+    const onOwn = await send(role, upstream('/api/message/read', { ids: own }));
+    expect(onOwn.json<{ data: { read: number } }>().data.read).toBe(own.length);
   });
 
   it('the audit log answers each role only entries of its subtree (client: its own) on devices it sees', async () => {

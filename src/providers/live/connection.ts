@@ -14,7 +14,7 @@ import { createEventStreamParser, readEventStream, type EventStreamMessage } fro
 export type LiveStatus = 'off' | 'connecting' | 'live' | 'reconnecting' | 'polling';
 
 export interface LiveSignals {
-  /** A device patch or a command outcome. */
+  /** A device patch, a command outcome or a message notice. */
   event: LiveEvent;
   /** What the tab had may be stale (the server said reset, or a new stream could not resume): refetch. */
   reset: undefined;

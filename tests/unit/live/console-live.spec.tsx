@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { BrowserRouter } from 'react-router-dom';
 import { handlers } from '../../../mocks/handlers';
 import { App } from '../../../src/App';
 import { signIn } from '../console';
 import { column, wait } from '../resources/dom';
+import { writableLiveStream } from './writableStream';
 
 /**
  * The console with its live stream, in jsdom against the msw mocks: a mocked `GET /api/v1/live` that the
@@ -16,19 +16,8 @@ const upstreamBase = 'http://console.test/upstream';
 const restBase = 'http://console.test/api/v1';
 const config = { upstreamBase, restBase };
 
-let send: (text: string) => void = () => undefined;
-const encoder = new TextEncoder();
-const server = setupServer(
-  http.get(`${restBase}/live`, ({ request }) => {
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
-    const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-    request.signal.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
-    send = (text) => controller.enqueue(encoder.encode(text));
-    send('id: t.1\nevent: ready\ndata: {"heartbeatMs":15000}\n\n');
-    return new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } });
-  }),
-  ...handlers(upstreamBase, restBase),
-);
+const live = writableLiveStream(restBase);
+const server = setupServer(live.handler, ...handlers(upstreamBase, restBase));
 const listRequests: string[] = [];
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
@@ -55,7 +44,7 @@ describe('the console with its live stream', () => {
     const [before] = column('状态');
     const [next, shown] = before === '维修中' ? ['Work', '工作中'] : ['Repair', '维修中'];
     const requests = listRequests.length;
-    send(`id: t.2\nevent: device\ndata: ${JSON.stringify({ Id: 'Id-001', State: next, Online: true })}\n\n`);
+    live.send(`id: t.2\nevent: device\ndata: ${JSON.stringify({ Id: 'Id-001', State: next, Online: true })}\n\n`);
     await waitFor(() => expect(column('状态')[0]).toBe(shown), wait);
     expect(listRequests).toHaveLength(requests);
   });

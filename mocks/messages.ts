@@ -1,0 +1,119 @@
+import { http } from 'msw';
+import { CODES } from '../src/domain/envelope';
+import {
+  MESSAGE_CALLS,
+  MESSAGE_READ,
+  MESSAGE_UNREAD,
+  messageListBodySchema,
+  messageReadBodySchema,
+  noUnread,
+  type Message,
+  type MessageListAnswer,
+  type MessageReadAnswer,
+} from '../src/domain/messages';
+import { badInputMessage, readJson, type AccessCheck } from './access';
+import { mockAccountOf } from './auth';
+import { fail, ok } from './envelope';
+import { MOCK_EPOCH } from './seed';
+import { upstreamRefusal } from './upstream';
+
+const MINUTE = 60_000;
+
+type Texts = Pick<Message, 'title' | 'subTitle' | 'content'>;
+interface MockMessage extends Omit<Message, keyof Texts> {
+  texts: Record<'zh-CN' | 'en-US', Texts>;
+}
+
+/** What the server would have made for a mock account: a few command outcomes and a device assignment. */
+const seedBox = (): MockMessage[] => {
+  const outcome = (id: number, device: string, minutesAgo: number, status: Message['status'], acked: boolean): MockMessage => ({
+    id,
+    type: 'message',
+    avatar: '',
+    time: MOCK_EPOCH - minutesAgo * MINUTE,
+    messageType: 'commandOutcome',
+    status,
+    texts: {
+      'zh-CN': acked
+        ? { title: `指令已执行：${device} 状态变更`, subTitle: device, content: `${device} 已确认执行状态变更指令。` }
+        : { title: `指令无应答：${device} 权限变更`, subTitle: device, content: `${device} 未在规定时间内应答权限变更指令，请检查舱体后再发送。` },
+      'en-US': acked
+        ? { title: `Command carried out: state change of ${device}`, subTitle: device, content: `${device} acknowledged the state change.` }
+        : {
+            title: `Command unanswered: permission change of ${device}`,
+            subTitle: device,
+            content: `${device} did not answer the permission change in time; check the chamber before sending it again.`,
+          },
+    },
+  });
+  return [
+    outcome(1, 'Id-001', 5, MESSAGE_UNREAD, true),
+    outcome(2, 'Id-002', 30, MESSAGE_UNREAD, false),
+    outcome(3, 'Id-003', 240, MESSAGE_READ, true),
+    {
+      id: 4,
+      type: 'message',
+      avatar: '',
+      time: MOCK_EPOCH - 26 * 60 * MINUTE,
+      messageType: 'deviceAssignment',
+      status: MESSAGE_READ,
+      texts: {
+        'zh-CN': { title: '您管理的设备有变动', subTitle: '操作人：admin', content: '新分配给您：Id-001, Id-002。' },
+        'en-US': { title: 'Your devices changed', subTitle: 'by admin', content: 'Now yours: Id-001, Id-002.' },
+      },
+    },
+  ];
+};
+
+const languageOf = (request: Request): 'zh-CN' | 'en-US' => (/^zh/i.test(request.headers.get('accept-language') ?? 'zh') ? 'zh-CN' : 'en-US');
+
+const unreadOf = (box: readonly MockMessage[]) => {
+  const counts = noUnread();
+  for (const message of box) if (message.status === MESSAGE_UNREAD) counts[message.type] += 1;
+  return counts;
+};
+
+/**
+ * `POST {base}/api/message/list` and `/api/message/read` (docs/messages.md) in the mocks: each signed-in mock
+ * account has its own seeded box, listed newest first in the caller's language, and marks only its own
+ * messages read. Bodies are checked with the server's schemas.
+ */
+export const messageHandlers = (base: string, check: AccessCheck) => {
+  const boxes = new Map<string, MockMessage[]>();
+  const boxOf = (request: Request): MockMessage[] => {
+    const account = mockAccountOf(request) ?? '';
+    const box = boxes.get(account) ?? seedBox();
+    boxes.set(account, box);
+    return box;
+  };
+  return [
+    http.post(`${base}${MESSAGE_CALLS.list}`, async ({ request }) => {
+      const refused = upstreamRefusal(request, check, 'messages', 'list');
+      if (refused) return refused;
+      const body = messageListBodySchema.safeParse((await readJson(request)) ?? {});
+      if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
+      const { current, pageSize, filter = {} } = body.data;
+      const box = boxOf(request);
+      const language = languageOf(request);
+      const found = box
+        .filter((message) => (filter.type === undefined || message.type === filter.type) && (filter.status === undefined || message.status === filter.status))
+        .sort((a, b) => b.time - a.time);
+      const list = found.slice((current - 1) * pageSize, current * pageSize).map(({ texts, ...message }): Message => ({ ...message, ...texts[language] }));
+      return ok<MessageListAnswer>({ list, total: found.length, unread: unreadOf(box) });
+    }),
+    http.post(`${base}${MESSAGE_CALLS.read}`, async ({ request }) => {
+      const refused = upstreamRefusal(request, check, 'messages', 'edit');
+      if (refused) return refused;
+      const body = messageReadBodySchema.safeParse(await readJson(request));
+      if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
+      const box = boxOf(request);
+      let read = 0;
+      for (const message of box) {
+        if (message.status !== MESSAGE_UNREAD || !body.data.ids.includes(message.id)) continue;
+        message.status = MESSAGE_READ;
+        read += 1;
+      }
+      return ok<MessageReadAnswer>({ read, unread: unreadOf(box) });
+    }),
+  ];
+};
