@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LEVEL, levelToRole, roleToLevel, ROLES } from './roles';
+import { ANY_ROLE, DEFAULT_LEVEL, levelToRole, roleListAllows, roleToLevel, ROLES } from './roles';
 
 describe('levelToRole', () => {
   it.each([
@@ -23,5 +23,14 @@ describe('levelToRole', () => {
 
   it('makes new accounts ordinary users', () => {
     expect(levelToRole(DEFAULT_LEVEL)).toBe('client');
+  });
+});
+
+describe('role lists', () => {
+  it("allow the roles they name, and every role for '*'", () => {
+    expect(roleListAllows(['admin', 'user'], 'user')).toBe(true);
+    expect(roleListAllows(['admin', 'user'], 'client')).toBe(false);
+    expect(roleListAllows([], 'admin')).toBe(false);
+    for (const role of ROLES) expect(roleListAllows([ANY_ROLE], role)).toBe(true);
   });
 });
