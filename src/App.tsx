@@ -1,26 +1,27 @@
-import { useMemo } from 'react';
+import { Suspense, useMemo, type ReactNode } from 'react';
 import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
 import { Navigate } from 'react-router-dom';
-import { AdminContext, AdminUI, CustomRoutes, localStorageStore, Notification, Resource, type Store } from 'react-admin';
+import { AdminContext, AdminUI, CustomRoutes, Loading, localStorageStore, Resource, type Store } from 'react-admin';
 import { defaultConfig, type ConsoleConfig } from './config';
-import { ConsoleConfigProvider, useConsoleConfig } from './ConsoleConfigContext';
-import { i18nProvider } from './i18n';
+import { ConsoleConfigProvider } from './ConsoleConfigContext';
+import { createI18nProvider } from './i18n';
 import { createHttpClient } from './providers/httpClient';
 import { createAuthProvider, mustSignOut } from './providers/authProvider';
 import { createDataProvider } from './providers/dataProvider';
 import { createLiveConnection, LiveProvider } from './providers/live';
 import { RESOURCE_CONFIGS, RESOURCES } from './resources';
 import { localTokenStore } from './providers/tokenStore';
-import { ConsoleLayout } from './layout/ConsoleLayout';
 import { HttpErrorNotifier } from './layout/HttpErrorNotifier';
+import { NavigationProgress } from './layout/NavigationProgress';
+import { StackedNotifications } from './layout/StackedNotifications';
+import { useScrollToTop } from './layout/useScrollToTop';
 import { LoginPage } from './pages/LoginPage';
-import { AccountHelpPage } from './pages/AccountHelpPage';
-import { ExceptionPage } from './pages/ExceptionPage';
-import { ROUTES } from './routes/routeTable';
+import { ExceptionPage, ROUTES } from './routes/routeTable';
 import { RoleGuard } from './routes/RoleGuard';
 import { RedirectPage } from './routes/RedirectPage';
 import { darkTheme, lightTheme } from './theme';
+import { lazyView } from './lazyView';
 
 /** react-admin's store, except that signing out keeps the chosen language. */
 const consoleStore = (): Store => {
@@ -37,12 +38,22 @@ const consoleStore = (): Store => {
 
 const NotFound = () => <ExceptionPage status={404} />;
 
-/** Every toast stays the configured 5 seconds (spec point 9), react-admin's own included. */
-const ConsoleNotification = () => <Notification autoHideDuration={useConsoleConfig().errorToastMs} />;
+// Only the login page is in the first script; the signed-in shell and the help page come when first shown.
+const LazyLayout = lazyView(() => import('./layout/ConsoleLayout').then((module) => module.ConsoleLayout));
+const AccountHelpPage = lazyView(() => import('./pages/AccountHelpPage').then((module) => module.AccountHelpPage));
+const Loaded = ({ children }: { children: ReactNode }) => <Suspense fallback={<Loading />}>{children}</Suspense>;
+const ConsoleLayout = ({ children }: { children: ReactNode }) => (
+  <Loaded>
+    <LazyLayout>{children}</LazyLayout>
+  </Loaded>
+);
+
 
 /** The console: providers wired once, routes from the route table; `config` overrides the defaults. */
 export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig> }) => {
   const config = useMemo(() => ({ ...defaultConfig, ...overrides }), [overrides]);
+  const i18nProvider = useMemo(() => createI18nProvider(), []);
+  useScrollToTop();
   const { http, authProvider, dataProvider, store, queryClient, live } = useMemo(() => {
     const tokens = localTokenStore(config.tokenKey);
     const locale = () => i18nProvider.getLocale();
@@ -60,7 +71,7 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
       // Out here, so react-admin's re-mount on a language switch resumes the stream rather than starting over.
       live: createLiveConnection({ url: `${config.restBase}/live`, tokens }),
     };
-  }, [config.tokenKey, config.upstreamBase, config.restBase]);
+  }, [config.tokenKey, config.upstreamBase, config.restBase, i18nProvider]);
 
 
   return (
@@ -71,18 +82,19 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
         queryClient={queryClient} i18nProvider={i18nProvider} store={store} theme={lightTheme} darkTheme={darkTheme}>
         <LiveProvider connection={live}>
         <HttpErrorNotifier http={http} />
+        <NavigationProgress />
         <AdminUI
           title="app.title"
           loginPage={LoginPage}
           layout={ConsoleLayout}
           catchAll={NotFound}
-          notification={ConsoleNotification}
+          notification={StackedNotifications}
           requireAuth
           disableTelemetry
         >
         <CustomRoutes noLayout>
           <Route path="/" element={<Navigate to="/login" replace />} />
-          <Route path="/account-help" element={<AccountHelpPage />} />
+          <Route path="/account-help" element={<Loaded><AccountHelpPage /></Loaded>} />
         </CustomRoutes>
         <CustomRoutes>
           {ROUTES.map((route) => (

@@ -15,14 +15,17 @@ import SearchOffIcon from '@mui/icons-material/SearchOff';
 import ErrorIcon from '@mui/icons-material/ErrorOutline';
 import { canAccess } from '../domain/policy';
 import type { Role } from '../domain/roles';
-import { WorkplacePage } from '../pages/WorkplacePage';
-import { PlannedPage } from '../pages/PlannedPage';
-import { ExceptionPage } from '../pages/ExceptionPage';
-import { UserSettingPage } from '../pages/UserSettingPage';
+import { lazyView } from '../lazyView';
 import { RESOURCES } from '../resources';
 import { MENU_ROUTES, mayOpenRoute, type MenuPath, type MenuRoute } from './menu';
 
 export { MENU_GROUPS, type MenuGroup } from './menu';
+
+// Each page is its own chunk, fetched when first opened (the layout's Suspense shows meanwhile).
+const WorkplacePage = lazyView(() => import('../pages/WorkplacePage').then((module) => module.WorkplacePage));
+const PlannedPage = lazyView(() => import('../pages/PlannedPage').then((module) => module.PlannedPage));
+const UserSettingPage = lazyView(() => import('../pages/UserSettingPage').then((module) => module.UserSettingPage));
+export const ExceptionPage = lazyView(() => import('../pages/ExceptionPage').then((module) => module.ExceptionPage));
 
 /** One screen of the console: a route of the table (menu.ts) with its menu icon and element. */
 export interface ConsoleRoute extends MenuRoute {

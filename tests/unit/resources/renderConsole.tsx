@@ -6,7 +6,8 @@ import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { AccessCheck } from '../../../mocks/access';
 import { canAccess } from '../../../src/domain/policy';
 import type { Role } from '../../../src/domain/roles';
-import { LOCALES, messages, type Locale } from '../../../src/i18n';
+import { chinese, LOCALES, type Locale } from '../../../src/i18n';
+import { english } from '../../../src/i18n/en-US';
 import { createAuthProvider } from '../../../src/providers/authProvider';
 import { createDataProvider } from '../../../src/providers/dataProvider';
 import { RESOURCES } from '../../../src/resources';
@@ -35,7 +36,7 @@ export const renderConsole = async (path: string, { resources = RESOURCES, local
   };
   const configs = resources.map((resource) => resource.options.config);
   const catalogues = resourceCatalogues(configs);
-  const i18nProvider = polyglotI18nProvider((l) => ({ ...messages[l as Locale], ...catalogues[l as Locale] }), locale, [...LOCALES]);
+  const i18nProvider = polyglotI18nProvider((l) => ({ ...(l === 'zh-CN' ? chinese : english), ...catalogues[l as Locale] }), locale, [...LOCALES]);
   const dataProvider = createDataProvider({ http, tokens, restBase: REST, resources: configs });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
