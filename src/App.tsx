@@ -1,8 +1,9 @@
-import { Suspense, useMemo, type ReactNode } from 'react';
+import { Suspense, useMemo, type ComponentType, type ReactNode } from 'react';
 import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
 import { Navigate } from 'react-router-dom';
-import { AdminContext, AdminUI, CustomRoutes, Loading, localStorageStore, Resource, type Store } from 'react-admin';
+import { CssBaseline } from '@mui/material';
+import { AdminContext, CoreAdminUI, CustomRoutes, Error, Loading, LoadingPage, localStorageStore, Resource, type Store } from 'react-admin';
 import { defaultConfig, type ConsoleConfig } from './config';
 import { ConsoleConfigProvider } from './ConsoleConfigContext';
 import { createI18nProvider } from './i18n';
@@ -42,6 +43,18 @@ const NotFound = () => <ExceptionPage status={404} />;
 const LazyLayout = lazyView(() => import('./layout/ConsoleLayout').then((module) => module.ConsoleLayout));
 const AccountHelpPage = lazyView(() => import('./pages/AccountHelpPage').then((module) => module.AccountHelpPage));
 const Loaded = ({ children }: { children: ReactNode }) => <Suspense fallback={<Loading />}>{children}</Suspense>;
+/** A lazily loaded page outside the layout (which has its own Suspense). */
+const outsideLayout = (Page: ComponentType) => () => (
+  <Loaded>
+    <Page />
+  </Loaded>
+);
+// react-admin's pages for rare outcomes: its AdminUI would put them, and its default layout and login,
+// in the first script, so the console uses CoreAdminUI with its own choices.
+const AccessDenied = outsideLayout(lazyView(() => import('react-admin').then((module) => module.AccessDenied)));
+const AuthCallback = outsideLayout(lazyView(() => import('react-admin').then((module) => module.AuthCallback)));
+const AuthenticationError = outsideLayout(lazyView(() => import('react-admin').then((module) => module.AuthenticationError)));
+const AccountHelp = outsideLayout(AccountHelpPage);
 const ConsoleLayout = ({ children }: { children: ReactNode }) => (
   <Loaded>
     <LazyLayout>{children}</LazyLayout>
@@ -83,18 +96,23 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
         <LiveProvider connection={live}>
         <HttpErrorNotifier http={http} />
         <NavigationProgress />
-        <AdminUI
+        <CssBaseline enableColorScheme>
+        <CoreAdminUI
           title="app.title"
           loginPage={LoginPage}
           layout={ConsoleLayout}
           catchAll={NotFound}
-          notification={StackedNotifications}
+          accessDenied={AccessDenied}
+          authCallbackPage={AuthCallback}
+          authenticationError={AuthenticationError}
+          error={Error}
+          loading={LoadingPage}
           requireAuth
           disableTelemetry
         >
         <CustomRoutes noLayout>
           <Route path="/" element={<Navigate to="/login" replace />} />
-          <Route path="/account-help" element={<Loaded><AccountHelpPage /></Loaded>} />
+          <Route path="/account-help" element={<AccountHelp />} />
         </CustomRoutes>
         <CustomRoutes>
           {ROUTES.map((route) => (
@@ -105,7 +123,9 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
         {RESOURCES.map((resource) => (
           <Resource key={resource.name} {...resource} />
         ))}
-        </AdminUI>
+        </CoreAdminUI>
+        <StackedNotifications />
+        </CssBaseline>
         </LiveProvider>
       </AdminContext>
     </ConsoleConfigProvider>

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 
 /** A free TCP port on loopback: the project never assumes 8080 or 1883 are free (Mosquitto holds 1883). */
@@ -90,3 +90,10 @@ export const serverAndBrowserForThisFile = (env: () => Promise<Record<string, st
   return running;
 };
 
+
+/** Signs in on the Chinese login page the way a person does: both fields, then the button. */
+export const signIn = async (page: Page, account: string, password: string) => {
+  await page.getByLabel('用户名', { exact: true }).fill(account);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登录' }).click();
+};

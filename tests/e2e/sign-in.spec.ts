@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { serverAndBrowserForThisFile } from './harness';
+import { serverAndBrowserForThisFile, signIn } from './harness';
 
 /** The demo accounts the README shows, one per level. */
 const ACCOUNTS = [
@@ -25,12 +25,6 @@ const menuEntries = async (page: Page) => {
   const menu = page.getByTestId('console-menu');
   await menu.locator('a[href^="/"]').first().waitFor();
   return (await menu.locator('a[href^="/"]').allInnerTexts()).map((text) => text.trim()).sort();
-};
-
-const signIn = async (page: Page, account: string, password: string) => {
-  await page.getByLabel('用户名', { exact: true }).fill(account);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByRole('button', { name: '登录' }).click();
 };
 
 describe('a newcomer in Chromium against the real server', () => {
