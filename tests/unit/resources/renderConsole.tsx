@@ -14,6 +14,7 @@ import { RESOURCES } from '../../../src/resources';
 import type { ConsoleResource } from '../../../src/resources/generate/resource';
 import { resourceCatalogues } from '../../../src/resources/i18n';
 import { mockSession, REST } from './fixtures';
+import { loadLazyViews } from '../lazyViews';
 
 interface Options {
   resources?: readonly ConsoleResource[];
@@ -27,6 +28,7 @@ interface Options {
  * against the msw mocks, signed in as `account`, with the resources' messages merged into the catalogues.
  */
 export const renderConsole = async (path: string, { resources = RESOURCES, locale = 'zh-CN', account = 'admin', policy = canAccess }: Options = {}) => {
+  await loadLazyViews();
   const { http, tokens } = await mockSession(account, locale);
   const auth = createAuthProvider({ http, tokens });
   const authProvider = {
