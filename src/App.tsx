@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
 import { Navigate } from 'react-router-dom';
 import { CssBaseline } from '@mui/material';
-import { AdminContext, CoreAdminUI, CustomRoutes, Error, Loading, LoadingPage, localStorageStore, Resource, type Store } from 'react-admin';
+import { AdminContext, CoreAdminUI, CustomRoutes, Error as ErrorPage, Loading, LoadingPage, localStorageStore, Resource, type Store } from 'react-admin';
 import { defaultConfig, type ConsoleConfig } from './config';
 import { ConsoleConfigProvider } from './ConsoleConfigContext';
 import { createI18nProvider } from './i18n';
@@ -61,7 +61,6 @@ const ConsoleLayout = ({ children }: { children: ReactNode }) => (
   </Loaded>
 );
 
-
 /** The console: providers wired once, routes from the route table; `config` overrides the defaults. */
 export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig> }) => {
   const config = useMemo(() => ({ ...defaultConfig, ...overrides }), [overrides]);
@@ -105,7 +104,7 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
           accessDenied={AccessDenied}
           authCallbackPage={AuthCallback}
           authenticationError={AuthenticationError}
-          error={Error}
+          error={ErrorPage}
           loading={LoadingPage}
           requireAuth
           disableTelemetry

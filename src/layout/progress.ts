@@ -24,7 +24,7 @@ export const trickled = (status: number, random: number): number =>
 export const finishing = (status: number, random: number): number => placed(clamp(status + 0.3 + 0.5 * random, 0, TRICKLE_CEILING));
 
 /** What the bar shows: its position, and whether it is fading out after completion. */
-export interface ProgressBar {
+interface ProgressBar {
   status: number;
   fading: boolean;
 }
