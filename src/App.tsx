@@ -1,11 +1,12 @@
-import { useMemo } from 'react';
+import { Suspense, useMemo, type ComponentType, type ReactNode } from 'react';
 import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
 import { Navigate } from 'react-router-dom';
-import { AdminUI, CoreAdminContext, CustomRoutes, localStorageStore, Notification, Resource, type Store } from 'react-admin';
+import { CssBaseline } from '@mui/material';
+import { CoreAdminContext, CoreAdminUI, CustomRoutes, Error as ErrorPage, Loading, LoadingPage, localStorageStore, Resource, type Store } from 'react-admin';
 import { defaultConfig, type ConsoleConfig } from './config';
-import { ConsoleConfigProvider, useConsoleConfig } from './ConsoleConfigContext';
-import { i18nProvider } from './i18n';
+import { ConsoleConfigProvider } from './ConsoleConfigContext';
+import { createI18nProvider } from './i18n';
 import { createHttpClient } from './providers/httpClient';
 import { createAuthProvider, mustSignOut } from './providers/authProvider';
 import { createDataProvider } from './providers/dataProvider';
@@ -13,16 +14,17 @@ import { createLiveConnection, LiveProvider } from './providers/live';
 import { RESOURCES } from './resources';
 import { RESOURCE_CONFIGS } from './resources/configs';
 import { localTokenStore } from './providers/tokenStore';
-import { ConsoleLayout } from './layout/ConsoleLayout';
 import { HttpErrorNotifier } from './layout/HttpErrorNotifier';
 import { ConsoleTheme } from './layout/settings/ConsoleTheme';
 import { APP_SETTINGS_STORE_KEY } from './layout/settings/appSettings';
+import { NavigationProgress } from './layout/NavigationProgress';
+import { StackedNotifications } from './layout/StackedNotifications';
+import { useScrollToTop } from './layout/useScrollToTop';
 import { LoginPage } from './pages/LoginPage';
-import { AccountHelpPage } from './pages/AccountHelpPage';
-import { ExceptionPage } from './pages/ExceptionPage';
-import { ROUTES } from './routes/routeTable';
+import { ExceptionPage, ROUTES } from './routes/routeTable';
 import { RoleGuard } from './routes/RoleGuard';
 import { RedirectPage } from './routes/RedirectPage';
+import { lazyView } from './loading/lazyView';
 
 /** What belongs to the browser rather than to who is signed in: the language and the page settings. */
 const KEPT_ON_SIGN_OUT = ['locale', 'theme', 'sidebar.open', APP_SETTINGS_STORE_KEY];
@@ -42,12 +44,33 @@ const consoleStore = (): Store => {
 
 const NotFound = () => <ExceptionPage status={404} />;
 
-/** Every toast stays the configured 5 seconds (docs/product.md, "The console"), react-admin's own included. */
-const ConsoleNotification = () => <Notification autoHideDuration={useConsoleConfig().errorToastMs} />;
+// Only the login page is in the first script; the signed-in shell and the help page come when first shown.
+const LazyLayout = lazyView(() => import('./layout/ConsoleLayout').then((module) => module.ConsoleLayout));
+const AccountHelpPage = lazyView(() => import('./pages/AccountHelpPage').then((module) => module.AccountHelpPage));
+const Loaded = ({ children }: { children: ReactNode }) => <Suspense fallback={<Loading />}>{children}</Suspense>;
+/** A lazily loaded page outside the layout (which has its own Suspense). */
+const outsideLayout = (Page: ComponentType) => () => (
+  <Loaded>
+    <Page />
+  </Loaded>
+);
+// react-admin's pages for rare outcomes: its AdminUI would put them, and its default layout and login,
+// in the first script, so the console uses CoreAdminUI with its own choices.
+const AccessDenied = outsideLayout(lazyView(() => import('react-admin').then((module) => module.AccessDenied)));
+const AuthCallback = outsideLayout(lazyView(() => import('react-admin').then((module) => module.AuthCallback)));
+const AuthenticationError = outsideLayout(lazyView(() => import('react-admin').then((module) => module.AuthenticationError)));
+const AccountHelp = outsideLayout(AccountHelpPage);
+const ConsoleLayout = ({ children }: { children: ReactNode }) => (
+  <Loaded>
+    <LazyLayout>{children}</LazyLayout>
+  </Loaded>
+);
 
 /** The console: providers wired once, routes from the route table; `config` overrides the defaults. */
 export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig> }) => {
   const config = useMemo(() => ({ ...defaultConfig, ...overrides }), [overrides]);
+  const i18nProvider = useMemo(() => createI18nProvider(), []);
+  useScrollToTop();
   const { http, authProvider, dataProvider, store, queryClient, live } = useMemo(() => {
     const tokens = localTokenStore(config.tokenKey);
     const locale = () => i18nProvider.getLocale();
@@ -65,7 +88,7 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
       // Out here, so react-admin's re-mount on a language switch resumes the stream rather than starting over.
       live: createLiveConnection({ url: `${config.restBase}/live`, tokens }),
     };
-  }, [config.tokenKey, config.upstreamBase, config.restBase]);
+  }, [config.tokenKey, config.upstreamBase, config.restBase, i18nProvider]);
 
 
   return (
@@ -78,18 +101,24 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
         <ConsoleTheme>
         <LiveProvider connection={live}>
         <HttpErrorNotifier http={http} />
-        <AdminUI
+        <NavigationProgress />
+        <CssBaseline enableColorScheme>
+        <CoreAdminUI
           title="app.title"
           loginPage={LoginPage}
           layout={ConsoleLayout}
           catchAll={NotFound}
-          notification={ConsoleNotification}
+          accessDenied={AccessDenied}
+          authCallbackPage={AuthCallback}
+          authenticationError={AuthenticationError}
+          error={ErrorPage}
+          loading={LoadingPage}
           requireAuth
           disableTelemetry
         >
         <CustomRoutes noLayout>
           <Route path="/" element={<Navigate to="/login" replace />} />
-          <Route path="/account-help" element={<AccountHelpPage />} />
+          <Route path="/account-help" element={<AccountHelp />} />
         </CustomRoutes>
         <CustomRoutes>
           {ROUTES.map((route) => (
@@ -100,7 +129,9 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
         {RESOURCES.map((resource) => (
           <Resource key={resource.name} {...resource} />
         ))}
-        </AdminUI>
+        </CoreAdminUI>
+        <StackedNotifications />
+        </CssBaseline>
         </LiveProvider>
         </ConsoleTheme>
       </CoreAdminContext>

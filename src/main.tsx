@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './App';
 import { defaultConfig } from './config';
+import { loadMessages, storedLocale } from './i18n';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -13,7 +14,8 @@ const backend =
     ? import('../mocks/browser').then(({ startMockWorker }) => startMockWorker(defaultConfig.upstreamBase, defaultConfig.restBase))
     : Promise.resolve();
 
-void backend.then(() =>
+// The stored language's messages come first, so the first render is already in it.
+void Promise.all([backend, loadMessages(storedLocale())]).then(() =>
   createRoot(root).render(
     <StrictMode>
       <BrowserRouter>

@@ -33,6 +33,8 @@ const NOT_BUILT = 'The console is not built. Run `npm run build`, then reload th
 /**
  * Serves the built console from CONSOLE_DIR, with the history fallback to index.html for the
  * console's own routes. Hashed assets (assets/) are cached for a year; index.html is revalidated.
+ * The build writes brotli and gzip copies beside each text file (vite.config.ts); they are sent by
+ * Accept-Encoding (brotli first), with `Vary` so a shared cache keeps one copy per encoding.
  * Without an index.html the server still starts (the APIs work) and pages answer 503.
  */
 export const consolePlugin = globalPlugin<ConsolePluginOptions>('oxygen-console', async (app, options) => {
@@ -49,7 +51,9 @@ export const consolePlugin = globalPlugin<ConsolePluginOptions>('oxygen-console'
     wildcard: true,
     index: ['index.html'],
     cacheControl: false,
+    preCompressed: true,
     setHeaders(res, filePath) {
+      res.setHeader('vary', 'Accept-Encoding');
       const relative = path.relative(consoleDir, filePath).split(path.sep).join('/');
       res.setHeader(
         'cache-control',

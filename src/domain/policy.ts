@@ -1,4 +1,4 @@
-import type { Role } from './roles';
+import { ANY_ROLE, roleListAllows, type Role, type RoleList } from './roles';
 
 /**
  * The one role policy (docs/product.md, "What each role may do"). The authProvider, the msw handlers and
@@ -22,24 +22,27 @@ export const ACTIONS = [
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
-const everyone: readonly Role[] = ['admin', 'user', 'lowUser', 'client'];
-const administrators: readonly Role[] = ['admin', 'user', 'lowUser'];
-const upperAdministrators: readonly Role[] = ['admin', 'user'];
-const superAdministrator: readonly Role[] = ['admin'];
+const everyone: RoleList = ['admin', 'user', 'lowUser', 'client'];
+const administrators: RoleList = ['admin', 'user', 'lowUser'];
+const upperAdministrators: RoleList = ['admin', 'user'];
+const superAdministrator: RoleList = ['admin'];
 
 const readable = { list: everyone, show: everyone, export: everyone };
 
-/** Pages of the console that are not data resources; `list` is "may open it". */
+/** A page any signed-in role may open, written as the old console's route table wrote it. */
+const anyRole: RoleList = [ANY_ROLE];
+
+/** Pages of the console that are not data resources (the route table's role lists); `list` is "may open it". */
 const pages = {
-  workplace: { list: everyone },
-  'oxygen-monitor': { list: everyone },
+  workplace: { list: anyRole },
+  'oxygen-monitor': { list: anyRole },
   // The old console listed only an empty role; docs/product.md opens it to every signed-in role.
-  'user-info': { list: everyone },
-  'user-setting': { list: everyone },
+  'user-info': { list: anyRole },
+  'user-setting': { list: anyRole },
   'exception-403': { list: superAdministrator },
-  'exception-404': { list: everyone },
-  'exception-500': { list: everyone },
-} satisfies Record<string, Partial<Record<Action, readonly Role[]>>>;
+  'exception-404': { list: anyRole },
+  'exception-500': { list: anyRole },
+} satisfies Record<string, Partial<Record<Action, RoleList>>>;
 
 const data = {
   devices: {
@@ -71,9 +74,9 @@ const data = {
   'device-commands': readable,
   // Each account's own message box: listing it and marking its messages read (docs/messages.md).
   messages: { list: everyone, edit: everyone },
-} satisfies Record<string, Partial<Record<Action, readonly Role[]>>>;
+} satisfies Record<string, Partial<Record<Action, RoleList>>>;
 
-export const POLICY: Record<string, Partial<Record<Action, readonly Role[]>>> = { ...pages, ...data };
+export const POLICY: Record<string, Partial<Record<Action, RoleList>>> = { ...pages, ...data };
 export type PolicyResource = keyof typeof pages | keyof typeof data;
 
 export interface AccessRequest {
@@ -86,5 +89,5 @@ export const canAccess = (role: Role | undefined, { action, resource }: AccessRe
   if (!role) return false;
   const rules = Object.hasOwn(POLICY, resource) ? POLICY[resource] : undefined;
   const roles = rules && Object.hasOwn(rules, action) ? rules[action as Action] : undefined;
-  return roles?.includes(role) ?? false;
+  return roles ? roleListAllows(roles, role) : false;
 };

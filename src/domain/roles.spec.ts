@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LEVEL, levelToRole, nextRole, roleToLevel, ROLES } from './roles';
+import { ANY_ROLE, DEFAULT_LEVEL, levelToRole, nextRole, roleListAllows, roleToLevel, ROLES } from './roles';
 
 describe('levelToRole', () => {
   it.each([
@@ -30,5 +30,14 @@ describe('nextRole', () => {
   it('cycles admin, user, lowUser, client and back to admin; no role becomes client', () => {
     expect(['admin', 'user', 'lowUser', 'client'].map(nextRole)).toEqual(['user', 'lowUser', 'client', 'admin']);
     for (const none of ['', null, undefined, 'root']) expect(nextRole(none)).toBe('client');
+  });
+});
+
+describe('role lists', () => {
+  it("allow the roles they name, and every role for '*'", () => {
+    expect(roleListAllows(['admin', 'user'], 'user')).toBe(true);
+    expect(roleListAllows(['admin', 'user'], 'client')).toBe(false);
+    expect(roleListAllows([], 'admin')).toBe(false);
+    for (const role of ROLES) expect(roleListAllows([ANY_ROLE], role)).toBe(true);
   });
 });

@@ -2,6 +2,13 @@
 export const ROLES = ['admin', 'user', 'lowUser', 'client'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** In a list of roles, any role at all (spec point 6). */
+export const ANY_ROLE = '*';
+/** The roles something is open to, as the spec writes them: role names, or '*' for every role. */
+export type RoleList = readonly (Role | typeof ANY_ROLE)[];
+
+export const roleListAllows = (roles: RoleList, role: Role): boolean => roles.includes(ANY_ROLE) || roles.includes(role);
+
 export const LEVELS = [0, 1, 2, 3] as const;
 export type Level = (typeof LEVELS)[number];
 

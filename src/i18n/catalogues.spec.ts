@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { appEnUS } from './app.en-US';
 import { appZhCN } from './app.zh-CN';
-import { messages } from './index';
+import { english } from './en-US';
+import { chinese, loadMessages } from './index';
 
 const leaves = (node: unknown, prefix = ''): [string, unknown][] =>
   node && typeof node === 'object'
@@ -35,6 +36,16 @@ describe('app catalogues', () => {
   });
 
   it('give the console the same full key set in both languages, react-admin included', () => {
-    expect(leaves(messages['zh-CN']).map(([key]) => key).sort()).toEqual(leaves(messages['en-US']).map(([key]) => key).sort());
+    expect(leaves(chinese).map(([key]) => key).sort()).toEqual(leaves(english).map(([key]) => key).sort());
+  });
+});
+
+describe('loading the languages', () => {
+  it('has Chinese at once and fetches English on first use, the same catalogue every time', async () => {
+    expect(await loadMessages('zh-CN')).toBe(chinese);
+    const first = await loadMessages('en-US');
+    expect(first).toBe(english);
+    expect(first.app).toBe(appEnUS.app);
+    expect(await loadMessages('en-US')).toBe(first);
   });
 });

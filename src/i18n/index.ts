@@ -1,12 +1,10 @@
-import type { TranslationMessages } from 'react-admin';
+import type { I18nProvider, TranslationMessages } from 'react-admin';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
-import englishMessages from 'ra-language-english';
+import raEnglishMessages from 'ra-language-english';
 import { raChineseMessages } from './ra-zh-CN';
 import { appZhCN } from './app.zh-CN';
-import { appEnUS } from './app.en-US';
 import { DEFAULT_LOCALE, FALLBACK_LOCALE, isLocale, LOCALES, type Locale } from '../domain/locales';
-import { RESOURCE_CONFIGS } from '../resources/configs';
-import { resourceCatalogues } from '../resources/i18n';
+import { RESOURCE_MESSAGES } from './resourceMessages';
 
 type Catalogue = Record<string, unknown>;
 
@@ -20,16 +18,17 @@ const withFallback = (base: Catalogue, over: Catalogue): Catalogue =>
     }),
   );
 
-/** `resources.*` and `crud.*` messages per language, from the resources' configurations. */
-const RESOURCE_MESSAGES = resourceCatalogues(RESOURCE_CONFIGS);
+/**
+ * The default language, in the first script the browser loads. Both catalogues are complete (tests
+ * check it); react-admin's English is a net under any future gap in its Chinese messages.
+ */
+export const chinese = withFallback(raEnglishMessages, { ...raChineseMessages, ...appZhCN, ...RESOURCE_MESSAGES['zh-CN'] }) as TranslationMessages;
 
-const english: TranslationMessages = { ...englishMessages, ...appEnUS, ...RESOURCE_MESSAGES['en-US'] };
+const loaded: Partial<Record<Locale, TranslationMessages>> = { [DEFAULT_LOCALE]: chinese };
 
-/** Both catalogues are complete (tests check it); the en-US fallback is a net under any future gap. */
-export const messages: Record<Locale, TranslationMessages> = {
-  'zh-CN': withFallback(english, { ...raChineseMessages, ...appZhCN, ...RESOURCE_MESSAGES['zh-CN'] }) as TranslationMessages,
-  'en-US': english,
-};
+/** A language's messages; English is fetched (its own chunk) the first time it is needed, then kept. */
+export const loadMessages = async (locale: Locale): Promise<TranslationMessages> =>
+  (loaded[locale] ??= (await import('./en-US')).english);
 
 /**
  * react-admin keeps the chosen locale in its store (localStorage, key `RaStore.locale`); reading it here
@@ -44,8 +43,15 @@ export const storedLocale = (): Locale => {
   }
 };
 
-export const i18nProvider = polyglotI18nProvider(
-  (locale) => messages[isLocale(locale) ? locale : FALLBACK_LOCALE],
-  storedLocale(),
-  [...LOCALES],
-);
+/**
+ * The console's provider. It starts in the stored language when its messages are already loaded
+ * (main.tsx loads them before the first render, so no key ever shows untranslated), in Chinese otherwise.
+ */
+export const createI18nProvider = (): I18nProvider => {
+  const stored = storedLocale();
+  return polyglotI18nProvider(
+    (locale) => loaded[isLocale(locale) ? locale : FALLBACK_LOCALE] ?? loadMessages(isLocale(locale) ? locale : FALLBACK_LOCALE),
+    loaded[stored] ? stored : DEFAULT_LOCALE,
+    [...LOCALES],
+  );
+};

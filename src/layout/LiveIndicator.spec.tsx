@@ -3,7 +3,8 @@ import { act, render, screen } from '@testing-library/react';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import { CoreAdminContext, memoryStore } from 'react-admin';
 import { fakeConnection } from '../../tests/unit/live/fakeConnection';
-import { messages } from '../i18n';
+import { chinese } from '../i18n';
+import { english } from '../i18n/en-US';
 import { type Locale } from '../domain/locales';
 import type { LiveStatus } from '../providers/live';
 import { LiveContext } from '../providers/live/LiveContext';
@@ -12,7 +13,7 @@ import { LiveIndicator } from './LiveIndicator';
 const renderIn = (locale: Locale) => {
   const fake = fakeConnection();
   const view = render(
-    <CoreAdminContext i18nProvider={polyglotI18nProvider(() => messages[locale], locale)} store={memoryStore()}>
+    <CoreAdminContext i18nProvider={polyglotI18nProvider(() => (locale === 'zh-CN' ? chinese : english), locale)} store={memoryStore()}>
       <LiveContext.Provider value={fake.connection}>
         <LiveIndicator />
       </LiveContext.Provider>

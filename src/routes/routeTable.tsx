@@ -3,13 +3,16 @@ import { ResourceContextProvider } from 'react-admin';
 import type { SvgIconComponent } from '@mui/icons-material';
 import { canAccess } from '../domain/policy';
 import type { Role } from '../domain/roles';
-import { WorkplacePage } from '../pages/WorkplacePage';
-import { PlannedPage } from '../pages/PlannedPage';
-import { ExceptionPage } from '../pages/ExceptionPage';
-import { UserSettingPage } from '../pages/UserSettingPage';
+import { lazyView } from '../loading/lazyView';
 import { RESOURCES } from '../resources';
 import { MENU_ROUTES, mayOpenRoute, type MenuPath, type MenuRoute } from '../domain/menu';
 import { ROUTE_ICONS } from './routeIcons';
+
+// Each page is its own chunk, fetched when first opened (the layout's Suspense shows meanwhile).
+const WorkplacePage = lazyView(() => import('../pages/WorkplacePage').then((module) => module.WorkplacePage));
+const PlannedPage = lazyView(() => import('../pages/PlannedPage').then((module) => module.PlannedPage));
+const UserSettingPage = lazyView(() => import('../pages/UserSettingPage').then((module) => module.UserSettingPage));
+export const ExceptionPage = lazyView(() => import('../pages/ExceptionPage').then((module) => module.ExceptionPage));
 
 /** One screen of the console: a route of the table (src/domain/menu.ts) with its menu icon and element. */
 export interface ConsoleRoute extends MenuRoute {

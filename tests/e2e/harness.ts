@@ -91,11 +91,16 @@ export const serverAndBrowserForThisFile = (env: () => Promise<Record<string, st
 };
 
 
-/** Signs in on the Chinese login page at `url` and waits for the workplace. */
-export const signIn = async (page: Page, url: string, account: string, password: string) => {
-  await page.goto(`${url}/login`);
+/** Fills the Chinese login page's form the way a person does: both fields, then the button. */
+export const fillSignIn = async (page: Page, account: string, password: string) => {
   await page.getByLabel('用户名', { exact: true }).fill(account);
   await page.getByLabel('密码', { exact: true }).fill(password);
   await page.getByRole('button', { name: '登录' }).click();
+};
+
+/** Signs in on the Chinese login page at `url` and waits for the workplace. */
+export const signIn = async (page: Page, url: string, account: string, password: string) => {
+  await page.goto(`${url}/login`);
+  await fillSignIn(page, account, password);
   await page.waitForURL('**/dashboard/workplace');
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { serverAndBrowserForThisFile } from './harness';
+import { fillSignIn, serverAndBrowserForThisFile } from './harness';
 
 /** The demo accounts the README shows, one per level. */
 const ACCOUNTS = [
@@ -27,12 +27,6 @@ const menuEntries = async (page: Page) => {
   return (await menu.locator('a[href^="/"]').allInnerTexts()).map((text) => text.trim()).sort();
 };
 
-const signIn = async (page: Page, account: string, password: string) => {
-  await page.getByLabel('用户名', { exact: true }).fill(account);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByRole('button', { name: '登录' }).click();
-};
-
 describe('a newcomer in Chromium against the real server', () => {
   it('lands on the Chinese login page, sees both empty-field messages, and signs in as each level', async () => {
     const page = await e2e.browser.newPage();
@@ -45,11 +39,11 @@ describe('a newcomer in Chromium against the real server', () => {
     await page.getByText('用户名不能为空').waitFor();
     await page.getByText('密码不能为空').waitFor();
 
-    await signIn(page, 'admin', 'not-the-password');
+    await fillSignIn(page, 'admin', 'not-the-password');
     await page.getByText('账号或密码错误').waitFor();
 
     for (const { account, password, role } of ACCOUNTS) {
-      await signIn(page, account, password);
+      await fillSignIn(page, account, password);
       await page.waitForURL('**/dashboard/workplace');
       await page.getByText(`欢迎，${account}`).waitFor();
       await page.getByText(`角色: ${role}`).waitFor();
@@ -72,7 +66,7 @@ describe('a newcomer in Chromium against the real server', () => {
     const page = await e2e.browser.newPage();
     await page.goto(`${e2e.server.url}/other/manager?tab=1`);
     await page.waitForURL(/\/login\?redirect=%2Fother%2Fmanager&tab=1$/);
-    await signIn(page, 'client', 'Client2026');
+    await fillSignIn(page, 'client', 'Client2026');
     await page.waitForURL('**/dashboard/workplace');
     await page.goto(`${e2e.server.url}/exception/403`);
     await page.waitForURL('**/dashboard/workplace');
@@ -82,7 +76,7 @@ describe('a newcomer in Chromium against the real server', () => {
   it('switches to English with a confirmation, keeps it, and signs out', async () => {
     const page = await e2e.browser.newPage();
     await page.goto(`${e2e.server.url}/login`);
-    await signIn(page, 'first', 'First2026');
+    await fillSignIn(page, 'first', 'First2026');
     await page.waitForURL('**/dashboard/workplace');
     await page.getByRole('button', { name: '切换语言' }).click();
     await page.getByRole('menuitem', { name: 'English' }).click();

@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
 import { seedDemo } from '../../server/accounts/demo';
@@ -8,6 +9,7 @@ import { useStore } from './stores';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 const INDEX = '<!doctype html><title>Oxygen Console</title><div id="root"></div>';
+const SCRIPT = `export const greeting = ${JSON.stringify('hello '.repeat(500))};`;
 
 // Serving files touches no store, so SQLite suffices here.
 describe('static console and history fallback', () => {
@@ -20,6 +22,10 @@ describe('static console and history fallback', () => {
     writeFileSync(path.join(consoleDir, 'index.html'), INDEX);
     writeFileSync(path.join(consoleDir, 'assets', 'index-abc123.js'), 'console.log("hi")');
     writeFileSync(path.join(consoleDir, 'favicon.svg'), '<svg/>');
+    // As the build writes them: a brotli and a gzip copy beside the script.
+    writeFileSync(path.join(consoleDir, 'assets', 'chunk-def456.js'), SCRIPT);
+    writeFileSync(path.join(consoleDir, 'assets', 'chunk-def456.js.br'), brotliCompressSync(SCRIPT));
+    writeFileSync(path.join(consoleDir, 'assets', 'chunk-def456.js.gz'), gzipSync(SCRIPT));
   });
   afterAll(() => rmSync(consoleDir, { recursive: true, force: true }));
 
@@ -45,6 +51,27 @@ describe('static console and history fallback', () => {
     expect(asset.body).toBe('console.log("hi")');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await server.inject({ method: 'GET', url: '/favicon.svg' })).statusCode).toBe(200);
+  });
+
+  it('sends the precompressed copy the browser accepts, brotli first, and says it varies by encoding', async () => {
+    const server = await app();
+    const url = '/assets/chunk-def456.js';
+    const cases = [
+      { accept: 'gzip, deflate, br, zstd', encoding: 'br', decode: brotliDecompressSync },
+      { accept: 'gzip, deflate', encoding: 'gzip', decode: gunzipSync },
+    ];
+    for (const { accept, encoding, decode } of cases) {
+      const response = await server.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
+      expect(response.statusCode, accept).toBe(200);
+      expect(response.headers['content-encoding'], accept).toBe(encoding);
+      expect(response.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(decode(response.rawPayload).toString()).toBe(SCRIPT);
+    }
+    const plain = await server.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
   });
 
   it('does not fall back for the APIs, files, non-HTML requests or other methods', async () => {

@@ -5,6 +5,7 @@ import { setupServer } from 'msw/node';
 import { authHandlers } from '../../mocks/auth';
 import { liveHandlers } from '../../mocks/live';
 import { App } from '../../src/App';
+import { loadLazyViews } from './lazyViews';
 
 /** The console against the msw mocks, in jsdom: one server per test file, which calls withMockedUpstream(). */
 const upstreamBase = 'http://console.test/upstream';
@@ -12,6 +13,7 @@ export const withMockedUpstream = () => {
   // The layout opens the live stream (default REST base, relative like the console's).
   const server = setupServer(...authHandlers(upstreamBase), ...liveHandlers('/api/v1'));
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(loadLazyViews, 60_000);
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());
 };

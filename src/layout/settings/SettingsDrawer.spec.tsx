@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { useTheme } from '@mui/material/styles';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import { CoreAdminContext, memoryStore, Notification, type Store } from 'react-admin';
-import { messages } from '../../i18n';
+import { chinese } from '../../i18n';
 import { APP_SETTINGS_STORE_KEY, DEFAULT_APP_SETTINGS } from './appSettings';
 import { ConsoleTheme } from './ConsoleTheme';
 import { SettingsDrawer } from './SettingsDrawer';
@@ -15,7 +15,7 @@ const PrimaryProbe = () => <output data-testid="primary">{useTheme().palette.pri
 const renderDrawer = (stored: Record<string, unknown> = {}) => {
   const store: Store = memoryStore({ 'consoleSettings.drawerOpen': true, ...stored });
   render(
-    <CoreAdminContext i18nProvider={polyglotI18nProvider(() => messages['zh-CN'], 'zh-CN')} store={store}>
+    <CoreAdminContext i18nProvider={polyglotI18nProvider(() => chinese, 'zh-CN')} store={store}>
       <ConsoleTheme>
         <PrimaryProbe />
         <SettingsFixedButton />

@@ -1,12 +1,11 @@
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import { generateResource } from '../generate/resource';
-import { AccountActions } from './AccountActions';
-import { AccountCreate } from './AccountCreate';
+import { lazyView } from '../../loading/lazyView';
 import { accountsConfig } from './config';
 
 /** The generated list (columns from the configuration) with the password and device commands on each row; create offers only lower levels. */
 export const accounts = generateResource(accountsConfig, {
   icon: ManageAccountsIcon,
-  overrides: { create: AccountCreate },
-  rowActions: AccountActions,
+  overrides: { create: lazyView(() => import('./AccountCreate').then((module) => module.AccountCreate)) },
+  rowActions: lazyView(() => import('./AccountActions').then((module) => module.AccountActions)),
 });

@@ -1,6 +1,6 @@
 import HistoryIcon from '@mui/icons-material/History';
 import { generateResource } from '../generate/resource';
-import { AuditEntryShow } from './AuditEntryShow';
+import { lazyView } from '../../loading/lazyView';
 import { auditLogConfig } from './config';
 
-export const auditLog = generateResource(auditLogConfig, { icon: HistoryIcon, overrides: { show: AuditEntryShow } });
+export const auditLog = generateResource(auditLogConfig, { icon: HistoryIcon, overrides: { show: lazyView(() => import('./AuditEntryShow').then((module) => module.AuditEntryShow)) } });

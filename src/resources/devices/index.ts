@@ -1,6 +1,6 @@
 import DevicesIcon from '@mui/icons-material/Devices';
 import { generateResource } from '../generate/resource';
 import { devicesConfig } from './config';
-import { DeviceCommands } from './DeviceCommands';
+import { lazyView } from '../../loading/lazyView';
 
-export const devices = generateResource(devicesConfig, { icon: DevicesIcon, rowActions: DeviceCommands });
+export const devices = generateResource(devicesConfig, { icon: DevicesIcon, rowActions: lazyView(() => import('./DeviceCommands').then((module) => module.DeviceCommands)) });

@@ -2,9 +2,12 @@ import type { ComponentType, ReactElement } from 'react';
 import type { RaRecord } from 'react-admin';
 import { fieldOf, serves } from '../model';
 import type { ResourceConfig, ResourceUi } from '../types';
-import { ResourceCreate, ResourceEdit } from './ResourceForm';
-import { ResourceList } from './ResourceList';
-import { ResourceShow } from './ResourceShow';
+import { lazyView } from '../../loading/lazyView';
+
+const ResourceList = lazyView(() => import('./ResourceList').then((module) => module.ResourceList));
+const ResourceShow = lazyView(() => import('./ResourceShow').then((module) => module.ResourceShow));
+const ResourceEdit = lazyView(() => import('./ResourceForm').then((module) => module.ResourceEdit));
+const ResourceCreate = lazyView(() => import('./ResourceForm').then((module) => module.ResourceCreate));
 
 /** What `<Resource {...resource} />` needs, plus the configuration it came from (in `options`, as react-admin allows). */
 export interface ConsoleResource {

@@ -6,7 +6,8 @@ import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { AccessCheck } from '../../../mocks/access';
 import { canAccess } from '../../../src/domain/policy';
 import type { Role } from '../../../src/domain/roles';
-import { messages } from '../../../src/i18n';
+import { chinese } from '../../../src/i18n';
+import { english } from '../../../src/i18n/en-US';
 import { LOCALES, type Locale } from '../../../src/domain/locales';
 import { createAuthProvider } from '../../../src/providers/authProvider';
 import { createDataProvider } from '../../../src/providers/dataProvider';
@@ -14,6 +15,7 @@ import { RESOURCES } from '../../../src/resources';
 import type { ConsoleResource } from '../../../src/resources/generate/resource';
 import { resourceCatalogues } from '../../../src/resources/i18n';
 import { mockSession, REST } from './fixtures';
+import { loadLazyViews } from '../lazyViews';
 
 interface Options {
   resources?: readonly ConsoleResource[];
@@ -27,6 +29,7 @@ interface Options {
  * against the msw mocks, signed in as `account`, with the resources' messages merged into the catalogues.
  */
 export const renderConsole = async (path: string, { resources = RESOURCES, locale = 'zh-CN', account = 'admin', policy = canAccess }: Options = {}) => {
+  await loadLazyViews();
   const { http, tokens } = await mockSession(account, locale);
   const auth = createAuthProvider({ http, tokens });
   const authProvider = {
@@ -36,7 +39,7 @@ export const renderConsole = async (path: string, { resources = RESOURCES, local
   };
   const configs = resources.map((resource) => resource.options.config);
   const catalogues = resourceCatalogues(configs);
-  const i18nProvider = polyglotI18nProvider((l) => ({ ...messages[l as Locale], ...catalogues[l as Locale] }), locale, [...LOCALES]);
+  const i18nProvider = polyglotI18nProvider((l) => ({ ...(l === 'zh-CN' ? chinese : english), ...catalogues[l as Locale] }), locale, [...LOCALES]);
   const dataProvider = createDataProvider({ http, tokens, restBase: REST, resources: configs });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
