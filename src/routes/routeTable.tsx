@@ -7,6 +7,7 @@ import { WorkplacePage } from '../pages/WorkplacePage';
 import { PlannedPage } from '../pages/PlannedPage';
 import { ExceptionPage } from '../pages/ExceptionPage';
 import { UserSettingPage } from '../pages/UserSettingPage';
+import { UserInfoPage } from '../pages/userInfo/UserInfoPage';
 import { RESOURCES } from '../resources';
 import { MENU_ROUTES, mayOpenRoute, type MenuPath, type MenuRoute } from '../domain/menu';
 import { ROUTE_ICONS } from './routeIcons';
@@ -35,7 +36,7 @@ const SCREENS: Record<MenuPath, ReactElement> = {
   '/other/order-manager': resourceList('orders'),
   '/other/order-list': resourceList('orders'),
   '/other/manager': resourceList('accounts'),
-  '/user/info': planned('app.menu.userInfo'),
+  '/user/info': <UserInfoPage />,
   '/user/setting': <UserSettingPage />,
   '/exception/403': <ExceptionPage status={403} />,
   '/exception/404': <ExceptionPage status={404} />,
