@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Card, Stack, Tab, Tabs } from '@mui/material';
+import { Box, Card, Stack, Tab, Tabs } from '@mui/material';
 import { Loading, Title, useGetIdentity, useTranslate } from 'react-admin';
 import type { SignedInUser } from '../../providers/authProvider';
 import { AccountOverview } from './AccountOverview';
@@ -29,9 +29,9 @@ export const UserInfoPage = () => {
             <Tab key={id} value={id} id={`user-info-tab-${id}`} label={translate(`app.userInfo.tabs.${id}`)} />
           ))}
         </Tabs>
-        <div role="tabpanel" aria-labelledby={`user-info-tab-${tab}`} style={{ padding: 16 }}>
+        <Box role="tabpanel" aria-labelledby={`user-info-tab-${tab}`} sx={{ p: 2 }}>
           {tab === 'project' ? <ManagedDevicesTab /> : <TeamTab user={user} />}
-        </div>
+        </Box>
       </Card>
     </Stack>
   );
