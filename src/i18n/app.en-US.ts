@@ -148,6 +148,18 @@ export const appEnUS = {
     footer: {
       copyright: '© %{year} Oxygen Chamber Supervisory System · version %{version}',
     },
+    userInfo: {
+      overview: 'Overview',
+      account: 'Account',
+      level: 'Account level',
+      role: 'Role',
+      upperAdmin: 'Upper-level administrator',
+      none: 'none',
+      deviceCount: 'Devices managed',
+      teamCount: 'Accounts below',
+      tabs: { project: 'Project (my devices)', team: 'Team (accounts below)' },
+      noTeam: 'An ordinary user manages no accounts, so there are no accounts below it.',
+    },
     planned: {
       title: 'Coming soon',
       body: 'The "%{page}" screen is being built and arrives in a later release. Your account may open it.',

@@ -146,6 +146,18 @@ export const appZhCN = {
     footer: {
       copyright: '© %{year} 氧舱监管系统 · 版本 %{version}',
     },
+    userInfo: {
+      overview: '概览',
+      account: '账号',
+      level: '账号级别',
+      role: '角色',
+      upperAdmin: '上级管理员',
+      none: '无',
+      deviceCount: '管理的设备数',
+      teamCount: '下级账号数',
+      tabs: { project: '项目（我的设备）', team: '团队（下级账号）' },
+      noTeam: '普通用户不管理其他账号，没有下级账号。',
+    },
     planned: {
       title: '即将上线',
       body: '“%{page}”页面正在建设中，将在后续版本中提供。您的账号有权访问此页面。',

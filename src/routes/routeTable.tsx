@@ -11,6 +11,7 @@ import { ROUTE_ICONS } from './routeIcons';
 // Each page is its own chunk, fetched when first opened (the layout's Suspense shows meanwhile).
 const WorkplacePage = lazyView(() => import('../pages/WorkplacePage').then((module) => module.WorkplacePage));
 const PlannedPage = lazyView(() => import('../pages/PlannedPage').then((module) => module.PlannedPage));
+const UserInfoPage = lazyView(() => import('../pages/userInfo/UserInfoPage').then((module) => module.UserInfoPage));
 const UserSettingPage = lazyView(() => import('../pages/UserSettingPage').then((module) => module.UserSettingPage));
 export const ExceptionPage = lazyView(() => import('../pages/ExceptionPage').then((module) => module.ExceptionPage));
 
@@ -38,7 +39,7 @@ const SCREENS: Record<MenuPath, ReactElement> = {
   '/other/order-manager': resourceList('orders'),
   '/other/order-list': resourceList('orders'),
   '/other/manager': resourceList('accounts'),
-  '/user/info': planned('app.menu.userInfo'),
+  '/user/info': <UserInfoPage />,
   '/user/setting': <UserSettingPage />,
   '/exception/403': <ExceptionPage status={403} />,
   '/exception/404': <ExceptionPage status={404} />,
