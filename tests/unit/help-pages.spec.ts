@@ -21,6 +21,12 @@ describe('the help pages shipped with the console', () => {
     expect(markdownToHtml('a <script>alert("x")</script> & b')).toBe('<p>a &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; b</p>');
   });
 
+  it('joins wrapped Chinese lines without a space, and other lines with one', () => {
+    expect(markdownToHtml('氧舱超过 30 秒\n没有上报。\n\n- 先填写\n  **参数**\n- Chinese\n  句子\n- 30\n  秒')).toBe(
+      ['<p>氧舱超过 30 秒没有上报。</p>', '<ul><li>先填写<strong>参数</strong></li><li>Chinese 句子</li><li>30 秒</li></ul>'].join('\n'),
+    );
+  });
+
   it('serves the operator guide and the FAQ, titled by their first heading and linking each other', () => {
     const guide = renderHelpPage('help/guide.html') ?? '';
     const faq = renderHelpPage('help/faq.html') ?? '';
