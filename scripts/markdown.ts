@@ -65,15 +65,18 @@ export const markdownToHtml = (markdown: string, links: Record<string, string> =
     })
     .join('\n');
 
-/** A whole page: the document's first heading is its title. */
-export const helpPage = (markdown: string, links: Record<string, string> = {}): string => {
-  const title = HEADING.exec(markdown.split('\n')[0] ?? '')?.[2] ?? 'Oxygen Console';
+/**
+ * A whole page in the language `lang`: the document's first heading, then the console's name in that
+ * language (`site`), is its title.
+ */
+export const helpPage = (markdown: string, { links, lang, site }: { links: Record<string, string>; lang: string; site: string }): string => {
+  const title = HEADING.exec(markdown.split('\n')[0] ?? '')?.[2] ?? site;
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Oxygen Console</title>
+<title>${escapeHtml(title)} · ${escapeHtml(site)}</title>
 <style>
 body { font: 16px/1.6 system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #1d2129; }
 h1, h2 { color: #165dff; } h2 { margin-top: 2rem; border-bottom: 1px solid #e5e6eb; }

@@ -139,24 +139,39 @@ describe('the menu from the server in Chromium', () => {
 });
 
 describe('the help links in Chromium', () => {
-  it('open the operator guide and the FAQ the console ships, in a new tab', async () => {
+  it("open the operator guide and the FAQ the console ships, in a new tab and in the console's language", async () => {
     const page = await e2e.browser.newPage();
     await signIn(page, e2e.server.url, 'client', 'Client2026');
     const links = page.getByTestId('console-menu').locator('a[target="_blank"]');
     await links.first().waitFor();
-    const attributes = await links.evaluateAll((anchors) =>
-      anchors.map((anchor) => [anchor.getAttribute('href'), anchor.getAttribute('rel'), anchor.textContent]),
-    );
-    expect(attributes).toEqual([
-      ['/help/guide.html', 'noopener noreferrer', '操作指南'],
-      ['/help/faq.html', 'noopener noreferrer', '常见问题'],
+    const attributes = () =>
+      links.evaluateAll((anchors) => anchors.map((anchor) => [anchor.getAttribute('href'), anchor.getAttribute('rel'), anchor.textContent]));
+    expect(await attributes()).toEqual([
+      ['/help/zh-CN/guide.html', 'noopener noreferrer', '操作指南'],
+      ['/help/zh-CN/faq.html', 'noopener noreferrer', '常见问题'],
     ]);
 
     const [guide] = await Promise.all([page.waitForEvent('popup'), links.first().click()]);
-    await guide.getByRole('heading', { level: 1, name: 'Operator guide' }).waitFor();
-    await guide.getByRole('link', { name: 'FAQ' }).click();
-    await guide.getByRole('heading', { level: 1, name: 'Frequently asked questions' }).waitFor();
-    expect(new URL(guide.url()).pathname).toBe('/help/faq.html');
+    await guide.getByRole('heading', { level: 1, name: '操作指南' }).waitFor();
+    expect(await guide.locator('html').getAttribute('lang')).toBe('zh-CN');
+    await guide.getByRole('link', { name: '常见问题' }).click();
+    await guide.getByRole('heading', { level: 1, name: '常见问题' }).waitFor();
+    expect(new URL(guide.url()).pathname).toBe('/help/zh-CN/faq.html');
+    await guide.close();
+
+    await page.getByRole('button', { name: '切换语言' }).click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.getByTestId('console-menu').getByText('Operator guide').waitFor();
+    expect(await attributes()).toEqual([
+      ['/help/en-US/guide.html', 'noopener noreferrer', 'Operator guide'],
+      ['/help/en-US/faq.html', 'noopener noreferrer', 'FAQ'],
+    ]);
+    const [english] = await Promise.all([page.waitForEvent('popup'), links.first().click()]);
+    await english.getByRole('heading', { level: 1, name: 'Operator guide' }).waitFor();
+    expect(await english.locator('html').getAttribute('lang')).toBe('en-US');
+    await english.getByRole('link', { name: 'FAQ' }).click();
+    await english.getByRole('heading', { level: 1, name: 'Frequently asked questions' }).waitFor();
+    expect(new URL(english.url()).pathname).toBe('/help/en-US/faq.html');
     await page.close();
   });
 });
