@@ -1,28 +1,47 @@
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
+import { LOCALES, type Locale } from '../src/domain/locales';
 import { helpPage } from './markdown';
 
-/** The help pages the console's external links open by default: address (under the base) ← document. */
-export const HELP_PAGES: Record<string, string> = {
-  'help/guide.html': 'docs/operator-guide.md',
-  'help/faq.html': 'docs/faq.md',
-};
+/** The help documents in English; each language's version sits beside it (`faq.md`, `faq.zh-CN.md`). */
+const DOCUMENTS: Record<string, string> = { 'guide.html': 'operator-guide', 'faq.html': 'faq' };
 
-/** The documents link to each other by file name; on the served pages those links go to their addresses. */
-const LINKS: Record<string, string> = Object.fromEntries(
-  Object.entries(HELP_PAGES).map(([address, document]) => [document.replace(/^docs\//, ''), address.replace(/^help\//, '')]),
-);
-
-const render = (document: string): string => helpPage(readFileSync(document, 'utf8'), LINKS);
-
-export const renderHelpPage = (address: string): string | undefined => {
-  const document = HELP_PAGES[address];
-  return document && render(document);
+/** How each language names the console in a page's title, and where its version of a document is. */
+const LANGUAGES: Record<Locale, { site: string; suffix: string }> = {
+  'zh-CN': { site: '氧舱监管系统', suffix: '.zh-CN' },
+  'en-US': { site: 'Oxygen Console', suffix: '' },
 };
 
 /**
- * Ships docs/operator-guide.md and docs/faq.md as static HTML pages in the build (so a deployed console's
- * links work behind any server), and serves them the same way from Vite's dev server.
+ * The help pages the console's external links open by default: address (under the base) ← document, one
+ * folder per language, so the console's `{locale}` in a link's address picks the page in its language.
+ */
+export const HELP_PAGES: Record<string, { document: string; locale: Locale }> = Object.fromEntries(
+  LOCALES.flatMap(({ locale }) =>
+    Object.entries(DOCUMENTS).map(([page, name]) => [
+      `help/${locale}/${page}`,
+      { document: `docs/${name}${LANGUAGES[locale].suffix}.md`, locale },
+    ]),
+  ),
+);
+
+/**
+ * The documents link to each other by their English file name; on the served pages those links go to
+ * the page beside them, in the same folder, so a reader stays in their language.
+ */
+const LINKS: Record<string, string> = Object.fromEntries(Object.entries(DOCUMENTS).map(([page, name]) => [`${name}.md`, page]));
+
+const render = ({ document, locale }: { document: string; locale: Locale }): string =>
+  helpPage(readFileSync(document, 'utf8'), { links: LINKS, lang: locale, site: LANGUAGES[locale].site });
+
+export const renderHelpPage = (address: string): string | undefined => {
+  const page = HELP_PAGES[address];
+  return page && render(page);
+};
+
+/**
+ * Ships the operator guide and the FAQ, in every language, as static HTML pages in the build (so a
+ * deployed console's links work behind any server), and serves them the same way from Vite's dev server.
  */
 export const helpPages = (): Plugin => ({
   name: 'oxygen-help-pages',
@@ -35,8 +54,8 @@ export const helpPages = (): Plugin => ({
     });
   },
   generateBundle() {
-    for (const [address, document] of Object.entries(HELP_PAGES)) {
-      this.emitFile({ type: 'asset', fileName: address, source: render(document) });
+    for (const [address, page] of Object.entries(HELP_PAGES)) {
+      this.emitFile({ type: 'asset', fileName: address, source: render(page) });
     }
   },
 });

@@ -1,7 +1,7 @@
 /**
- * Markdown to HTML for the help pages the build ships (docs/operator-guide.md, docs/faq.md): headings,
- * paragraphs, lists, bold, inline code and links, which is all those pages use. Everything else is
- * escaped text, so a page can never inject markup.
+ * Markdown to HTML for the help pages the build ships (docs/operator-guide.md, docs/faq.md and their
+ * Chinese versions): headings, paragraphs, lists, bold, inline code and links, which is all those pages
+ * use. Everything else is escaped text, so a page can never inject markup.
  */
 
 const escapeHtml = (text: string): string =>
@@ -13,6 +13,16 @@ const inline = (text: string, links: Record<string, string>): string =>
     .replace(/`([^`]+)`/g, '<code>$1</code>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
     .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label: string, href: string) => `<a href="${links[href] ?? href}">${label}</a>`);
+
+/** Chinese characters and punctuation (its curly quotes too): a line break between two of them is no space. */
+const CJK = /[\u2018-\u201f\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/;
+
+/** The text's letters without the bold and code marks around them, which a break between Chinese may sit beside. */
+const letters = (text: string): string => text.replace(/[*`[]/g, '');
+
+/** Joins a wrapped line to the text before it, with a space unless Chinese meets Chinese at the break. */
+const joinLines = (before: string, line: string): string =>
+  CJK.test(letters(before).at(-1) ?? '') && CJK.test(letters(line).at(0) ?? '') ? `${before}${line}` : `${before} ${line}`.trim();
 
 type Block = { kind: 'h'; level: number; text: string } | { kind: 'p'; text: string } | { kind: 'ul' | 'ol'; items: string[] };
 
@@ -34,8 +44,8 @@ const blocksOf = (markdown: string): Block[] => {
       else blocks.push({ kind, items: [item[1] ?? ''] });
     } else if (last?.kind === 'ul' || last?.kind === 'ol') {
       // An indented line continues the list item above it.
-      last.items[last.items.length - 1] += ` ${line.trim()}`;
-    } else if (last?.kind === 'p') last.text = `${last.text} ${line.trim()}`.trim();
+      last.items[last.items.length - 1] = joinLines(last.items.at(-1) ?? '', line.trim());
+    } else if (last?.kind === 'p') last.text = joinLines(last.text, line.trim());
     else blocks.push({ kind: 'p', text: line.trim() });
   }
   return blocks.filter((block) => block.kind !== 'p' || block.text);
@@ -55,15 +65,18 @@ export const markdownToHtml = (markdown: string, links: Record<string, string> =
     })
     .join('\n');
 
-/** A whole page: the document's first heading is its title. */
-export const helpPage = (markdown: string, links: Record<string, string> = {}): string => {
-  const title = HEADING.exec(markdown.split('\n')[0] ?? '')?.[2] ?? 'Oxygen Console';
+/**
+ * A whole page in the language `lang`: the document's first heading, then the console's name in that
+ * language (`site`), is its title.
+ */
+export const helpPage = (markdown: string, { links, lang, site }: { links: Record<string, string>; lang: string; site: string }): string => {
+  const title = HEADING.exec(markdown.split('\n')[0] ?? '')?.[2] ?? site;
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Oxygen Console</title>
+<title>${escapeHtml(title)} · ${escapeHtml(site)}</title>
 <style>
 body { font: 16px/1.6 system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #1d2129; }
 h1, h2 { color: #165dff; } h2 { margin-top: 2rem; border-bottom: 1px solid #e5e6eb; }

@@ -15,7 +15,9 @@ export interface ConsoleConfig {
   landingPath: string;
   /**
    * The two external menu links (docs/product.md, "The route table"), opened in a new tab: by default the operator guide and
-   * FAQ the build ships under /help/ (VITE_HELP_GUIDE_URL and VITE_HELP_FAQ_URL point them elsewhere).
+   * FAQ the build ships under /help/, one folder per language (VITE_HELP_GUIDE_URL and VITE_HELP_FAQ_URL point them
+   * elsewhere). `{locale}` in an address becomes the console's current language (`zh-CN`, `en-US`), so the page
+   * opens in the language the console shows; an address without it is the same in every language.
    */
   externalLinks: { labelKey: string; href: string }[];
 }
@@ -27,7 +29,7 @@ export const defaultConfig: ConsoleConfig = {
   errorToastMs: 5000,
   landingPath: '/dashboard/workplace',
   externalLinks: [
-    { labelKey: 'app.menu.operatorGuide', href: import.meta.env.VITE_HELP_GUIDE_URL ?? '/help/guide.html' },
-    { labelKey: 'app.menu.faq', href: import.meta.env.VITE_HELP_FAQ_URL ?? '/help/faq.html' },
+    { labelKey: 'app.menu.operatorGuide', href: import.meta.env.VITE_HELP_GUIDE_URL ?? '/help/{locale}/guide.html' },
+    { labelKey: 'app.menu.faq', href: import.meta.env.VITE_HELP_FAQ_URL ?? '/help/{locale}/faq.html' },
   ],
 };

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { useConsoleConfig } from '../ConsoleConfigContext';
 import { MENU_GROUPS } from '../domain/menu';
 import { useMenuRoutes } from './useMenuRoutes';
@@ -19,10 +19,12 @@ interface MenuGroupEntries {
 /**
  * The menu's content: what useMenuRoutes lists (the route table filtered by the role policy, or the
  * server's menu), grouped as the old console's menu was, then the external links. The side menu and the
- * horizontal top menu both draw it, so they never differ.
+ * horizontal top menu both draw it, so they never differ. A link's `{locale}` becomes the current language,
+ * so the help pages open in the language the console shows.
  */
 export const useMenuGroups = () => {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const { externalLinks } = useConsoleConfig();
   const { routes, resources } = useMenuRoutes();
   const groups: MenuGroupEntries[] = MENU_GROUPS.map((group) => ({
@@ -39,7 +41,7 @@ export const useMenuGroups = () => {
   })).filter(({ entries }) => entries.length > 0);
   const links = {
     label: translate('app.menu.links'),
-    entries: externalLinks.map(({ labelKey, href }) => ({ href, label: translate(labelKey) })),
+    entries: externalLinks.map(({ labelKey, href }) => ({ href: href.replaceAll('{locale}', locale), label: translate(labelKey) })),
   };
   return { groups, links };
 };

@@ -105,10 +105,12 @@ describe('the mocked console (npm run dev:mock) in Chromium', () => {
     await page.close();
   });
 
-  it('serves the help pages the menu links to, as the build ships them', async () => {
+  it('serves the help pages the menu links to, in both languages, as the build ships them', async () => {
     for (const [address, heading] of [
-      ['/help/guide.html', '<h1>Operator guide</h1>'],
-      ['/help/faq.html', '<h1>Frequently asked questions</h1>'],
+      ['/help/zh-CN/guide.html', '<h1>操作指南</h1>'],
+      ['/help/zh-CN/faq.html', '<h1>常见问题</h1>'],
+      ['/help/en-US/guide.html', '<h1>Operator guide</h1>'],
+      ['/help/en-US/faq.html', '<h1>Frequently asked questions</h1>'],
     ]) {
       const response = await fetch(`${url}${address}`);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');

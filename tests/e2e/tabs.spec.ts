@@ -138,25 +138,39 @@ describe('the menu from the server in Chromium', () => {
   });
 });
 
+/**
+ * The menu's help links in `locale`: their addresses and labels, then the guide they open in a new tab
+ * (its heading and <html lang>) and its link to the FAQ in the same language. `guide` and `faq` are the
+ * menu's labels, which the guide's heading and its link to the FAQ share.
+ */
+const followHelpLinks = async (page: Page, locale: string, { guide, faq, faqHeading }: { guide: string; faq: string; faqHeading: string }) => {
+  const links = page.getByTestId('console-menu').locator('a[target="_blank"]');
+  await page.getByTestId('console-menu').getByText(guide).waitFor();
+  const attributes = await links.evaluateAll((anchors) =>
+    anchors.map((anchor) => [anchor.getAttribute('href'), anchor.getAttribute('rel'), anchor.textContent]),
+  );
+  expect(attributes).toEqual([
+    [`/help/${locale}/guide.html`, 'noopener noreferrer', guide],
+    [`/help/${locale}/faq.html`, 'noopener noreferrer', faq],
+  ]);
+  const [help] = await Promise.all([page.waitForEvent('popup'), links.first().click()]);
+  await help.getByRole('heading', { level: 1, name: guide }).waitFor();
+  expect(await help.locator('html').getAttribute('lang')).toBe(locale);
+  await help.getByRole('link', { name: faq }).click();
+  await help.getByRole('heading', { level: 1, name: faqHeading }).waitFor();
+  expect(new URL(help.url()).pathname).toBe(`/help/${locale}/faq.html`);
+  await help.close();
+};
+
 describe('the help links in Chromium', () => {
-  it('open the operator guide and the FAQ the console ships, in a new tab', async () => {
+  it("open the operator guide and the FAQ the console ships, in a new tab and in the console's language", async () => {
     const page = await e2e.browser.newPage();
     await signIn(page, e2e.server.url, 'client', 'Client2026');
-    const links = page.getByTestId('console-menu').locator('a[target="_blank"]');
-    await links.first().waitFor();
-    const attributes = await links.evaluateAll((anchors) =>
-      anchors.map((anchor) => [anchor.getAttribute('href'), anchor.getAttribute('rel'), anchor.textContent]),
-    );
-    expect(attributes).toEqual([
-      ['/help/guide.html', 'noopener noreferrer', '操作指南'],
-      ['/help/faq.html', 'noopener noreferrer', '常见问题'],
-    ]);
+    await followHelpLinks(page, 'zh-CN', { guide: '操作指南', faq: '常见问题', faqHeading: '常见问题' });
 
-    const [guide] = await Promise.all([page.waitForEvent('popup'), links.first().click()]);
-    await guide.getByRole('heading', { level: 1, name: 'Operator guide' }).waitFor();
-    await guide.getByRole('link', { name: 'FAQ' }).click();
-    await guide.getByRole('heading', { level: 1, name: 'Frequently asked questions' }).waitFor();
-    expect(new URL(guide.url()).pathname).toBe('/help/faq.html');
+    await page.getByRole('button', { name: '切换语言' }).click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await followHelpLinks(page, 'en-US', { guide: 'Operator guide', faq: 'FAQ', faqHeading: 'Frequently asked questions' });
     await page.close();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP_PAGES, renderHelpPage } from '../../scripts/helpPages';
 import { markdownToHtml } from '../../scripts/markdown';
+import { appZhCN } from '../../src/i18n/app.zh-CN';
 
 describe('the help pages shipped with the console', () => {
   it('renders headings, paragraphs, lists, bold, code and links', () => {
@@ -21,14 +22,52 @@ describe('the help pages shipped with the console', () => {
     expect(markdownToHtml('a <script>alert("x")</script> & b')).toBe('<p>a &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; b</p>');
   });
 
-  it('serves the operator guide and the FAQ, titled by their first heading and linking each other', () => {
-    const guide = renderHelpPage('help/guide.html') ?? '';
-    const faq = renderHelpPage('help/faq.html') ?? '';
-    expect(guide).toContain('<title>Operator guide · Oxygen Console</title>');
-    expect(guide).toContain('<a href="faq.html">FAQ</a>');
-    expect(faq).toContain('<title>Frequently asked questions · Oxygen Console</title>');
-    expect(faq).toContain('<a href="guide.html">operator guide</a>');
-    expect(Object.keys(HELP_PAGES)).toEqual(['help/guide.html', 'help/faq.html']);
+  it('joins wrapped Chinese lines without a space, and other lines with one', () => {
+    expect(markdownToHtml('氧舱超过 30 秒\n没有上报。\n\n- 先填写\n  **参数**\n- Chinese\n  句子\n- 30\n  秒')).toBe(
+      ['<p>氧舱超过 30 秒没有上报。</p>', '<ul><li>先填写<strong>参数</strong></li><li>Chinese 句子</li><li>30 秒</li></ul>'].join('\n'),
+    );
+  });
+
+  it('serves the operator guide and the FAQ in each language, titled by their first heading and linking each other', () => {
+    expect(Object.keys(HELP_PAGES)).toEqual(['help/zh-CN/guide.html', 'help/zh-CN/faq.html', 'help/en-US/guide.html', 'help/en-US/faq.html']);
+    const page = (address: string) => renderHelpPage(address) ?? '';
+
+    expect(page('help/en-US/guide.html')).toContain('<html lang="en-US">');
+    expect(page('help/en-US/guide.html')).toContain('<title>Operator guide · Oxygen Console</title>');
+    expect(page('help/en-US/guide.html')).toContain('<a href="faq.html">FAQ</a>');
+    expect(page('help/en-US/faq.html')).toContain('<title>Frequently asked questions · Oxygen Console</title>');
+    expect(page('help/en-US/faq.html')).toContain('<a href="guide.html">operator guide</a>');
+
+    expect(page('help/zh-CN/guide.html')).toContain('<html lang="zh-CN">');
+    expect(page('help/zh-CN/guide.html')).toContain('<title>操作指南 · 氧舱监管系统</title>');
+    expect(page('help/zh-CN/guide.html')).toContain('<a href="faq.html">常见问题</a>');
+    expect(page('help/zh-CN/faq.html')).toContain('<html lang="zh-CN">');
+    expect(page('help/zh-CN/faq.html')).toContain('<title>常见问题 · 氧舱监管系统</title>');
+    expect(page('help/zh-CN/faq.html')).toContain('<a href="guide.html">操作指南</a>');
+
     expect(renderHelpPage('help/other.html')).toBeUndefined();
+    expect(renderHelpPage('help/guide.html')).toBeUndefined();
+  });
+
+  it("names the Chinese console's buttons and menu entries as the Chinese console shows them", () => {
+    const guide = renderHelpPage('help/zh-CN/guide.html') ?? '';
+    const labels = [
+      appZhCN.app.login.submit,
+      appZhCN.app.menu.deviceManager,
+      appZhCN.app.menu.userManager,
+      appZhCN.app.menu.userInfo,
+      appZhCN.app.settings.tabBar,
+      appZhCN.app.commands.settings,
+      appZhCN.app.live.polling,
+      appZhCN.app.tabs.closeOthers,
+      appZhCN.app.userInfo.tabs.project,
+    ];
+    expect(labels.filter((label) => !guide.includes(label))).toEqual([]);
+  });
+
+  it('puts no space where a line of the Chinese pages wraps between two Chinese characters', () => {
+    for (const address of ['help/zh-CN/guide.html', 'help/zh-CN/faq.html']) {
+      expect(renderHelpPage(address)).not.toMatch(/[\u3400-\u9fff，。：；、）“”](<\/strong>)? (<strong>)?[\u3400-\u9fff（“]/);
+    }
   });
 });
