@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSidebarState, useStore, useTheme } from 'react-admin';
+import { useSidebarState, useStore, useStoreContext, useTheme } from 'react-admin';
 
 /** One entry of the menu the server sends when `menuFromServer` is on (`POST /api/user/menu`). */
 export interface ServerMenuEntry {
@@ -87,6 +87,7 @@ export const useAppSettings = (): [AppSettings, (change: Partial<AppSettings>) =
   const [own, setStored] = useOwnSettings();
   const [theme, setTheme] = useTheme(DEFAULT_APP_SETTINGS.theme);
   const [sidebarOpen, setSidebarOpen] = useSidebarState();
+  const { getItem } = useStoreContext();
   const settings = useMemo(() => ({ ...own, theme, menuCollapse: !sidebarOpen }), [own, theme, sidebarOpen]);
   const update = useCallback(
     ({ theme: nextTheme, menuCollapse, ...rest }: Partial<AppSettings>) => {
@@ -94,9 +95,10 @@ export const useAppSettings = (): [AppSettings, (change: Partial<AppSettings>) =
       // A horizontal menu cannot be collapsed: turning it on opens the side menu for when it comes back.
       const collapse = rest.topMenu ? false : menuCollapse;
       if (collapse !== undefined) setSidebarOpen(!collapse);
-      if (Object.keys(rest).length > 0) setStored((previous: Partial<AppSettings>) => ({ ...previous, ...rest }));
+      // Over what the Store holds now, not this render's copy: two changes in a row both count.
+      if (Object.keys(rest).length > 0) setStored({ ...getItem<Partial<AppSettings>>(APP_SETTINGS_STORE_KEY), ...rest });
     },
-    [setStored, setTheme, setSidebarOpen],
+    [setStored, setTheme, setSidebarOpen, getItem],
   );
   return [settings, update];
 };

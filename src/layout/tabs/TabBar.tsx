@@ -3,7 +3,7 @@ import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tab, Tabs 
 import CloseIcon from '@mui/icons-material/Close';
 import MoreIcon from '@mui/icons-material/MoreVert';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { usePermissions, useStore, useTranslate } from 'react-admin';
+import { usePermissions, useStore, useStoreContext, useTranslate } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Role } from '../../domain/roles';
 import { useAppSettings } from '../settings/appSettings';
@@ -29,6 +29,7 @@ const OpenTabs = () => {
   const navigate = useNavigate();
   const location = useLocation();
   const [tabs, setTabs] = useStore<TabEntry[]>(TABS_STORE_KEY, [WORKPLACE_TAB]);
+  const { getItem } = useStoreContext();
   const [menu, setMenu] = useState<MenuAnchor | null>(null);
   const { permissions: role } = usePermissions<Role>();
   const serverMenu = useActiveServerMenu();
@@ -38,8 +39,10 @@ const OpenTabs = () => {
     // A page the server's menu leaves out shows not-found: no tab for it either.
     if (serverMenu && !mayOpenWithServerMenu(pathname, serverMenu)) return;
     const entry = pageTab({ pathname, search }, role);
-    if (entry) setTabs((open: TabEntry[]) => openTab(open, entry));
-  }, [pathname, search, role, serverMenu, setTabs]);
+    // From the Store itself: pages opened in quick succession each add to what the last one stored, not
+    // to the tabs of this render, which may not have caught up yet.
+    if (entry) setTabs(openTab(getItem<TabEntry[]>(TABS_STORE_KEY) ?? [WORKPLACE_TAB], entry));
+  }, [pathname, search, role, serverMenu, setTabs, getItem]);
 
   const active = tabs.findIndex((tab) => tab.name === pathname);
   const menuTarget = menu ? tabs.find((tab) => tab.name === menu.target) : undefined;
