@@ -3,12 +3,6 @@ import { DEFAULT_LEVEL, LEVELS } from '../../domain/roles';
 import { INTEGER_ID_MAX } from '../model';
 import { defineResource } from '../types';
 
-/**
- * docs/product.md, "Account hierarchy": the accounts an administrator manages (`get_Admins`) and creates
- * (`add_Admin` with `{ Account, Code, Level, DeviceIds? }`). The server decides which levels a creator may
- * give (creatableLevels, levels.ts, is the same rule) and puts the new account under the creator; the
- * password calls and device assignment are custom data provider methods (calls.ts has their bodies).
- */
 /** Password calls (docs/product.md, "Wire contract"): an administrator resets another's, anyone changes their own; and device assignment. */
 export const ACCOUNT_CALLS = {
   resetPassword: '/code/Admin_reset_Code',
@@ -19,6 +13,12 @@ export const ACCOUNT_CALLS = {
 /** The list and create calls (the generated views and the mocks use them by name). */
 export const ACCOUNT_ENDPOINTS = { list: '/get_Admins', create: '/add_Admin' } as const;
 
+/**
+ * docs/product.md, "Account hierarchy": the accounts an administrator manages (`get_Admins`) and creates
+ * (`add_Admin` with `{ Account, Code, Level, DeviceIds? }`). The server decides which levels a creator may
+ * give (creatableLevels, levels.ts, is the same rule) and puts the new account under the creator; the
+ * password calls and device assignment are custom data provider methods (calls.ts has their bodies).
+ */
 export const accountsConfig = defineResource({
   name: 'accounts',
   menu: { group: 'other', order: 30 },

@@ -3,6 +3,9 @@ import { CMD_ID_MAX, CMD_ID_PATTERN, COMMAND_TYPES } from '../../domain/mqtt/pay
 import { defineResource } from '../types';
 import { DEVICE_ID_MAX } from '../../domain/devices';
 
+/** Where the commands are read under the REST base: `/api/v1/device-commands`. */
+export const DEVICE_COMMANDS_PATH = 'device-commands';
+
 /**
  * The commands sent to chambers and what became of them, served read-only as REST by
  * `GET /api/v1/device-commands` and `/:id` (server/commands/, docs/commands.md), each record a
@@ -10,9 +13,6 @@ import { DEVICE_ID_MAX } from '../../domain/devices';
  * Not in the console's registry: the console reads one command's outcome through the data provider's
  * `commandOutcome`; the configuration gives the server its list meaning (filter, sort, paging).
  */
-/** Where the commands are read under the REST base: `/api/v1/device-commands`. */
-export const DEVICE_COMMANDS_PATH = 'device-commands';
-
 export const deviceCommandsConfig = defineResource({
   name: DEVICE_COMMANDS_PATH,
   menu: { group: 'list', order: 35 },
