@@ -5,7 +5,7 @@ import { ANY_ROLE, roleListAllows, type Role, type RoleList } from './roles';
  * the server's guards all call canAccess, so each rule is written once, here. Scope (which accounts
  * and devices a role sees) is the server's business on top of this table.
  */
-export const ACTIONS = [
+const ACTIONS = [
   'list',
   'show',
   'export',
