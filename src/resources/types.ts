@@ -11,8 +11,7 @@ import type { crudZhCN } from './i18n/crud.zh-CN';
  */
 
 /** Where a field shows: a list column (`list`), a list filter, a sortable column, the show page, the forms. */
-const VIEWS = ['list', 'filter', 'sort', 'show', 'edit', 'create'] as const;
-export type View = (typeof VIEWS)[number];
+export type View = 'list' | 'filter' | 'sort' | 'show' | 'edit' | 'create';
 export type FormView = Extract<View, 'edit' | 'create'>;
 
 /** Units are translated under `crud.units` (a minute is 分钟 in Chinese). */
