@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
-import { CoreAdminContext, memoryStore, testDataProvider, useNotificationContext, type DataProvider } from 'react-admin';
+import { AdminContext, memoryStore, testDataProvider, useNotificationContext, type DataProvider } from 'react-admin';
 import { chinese } from '../../i18n';
 import { userMenuFor, type UserMenuEntry } from '../../domain/menu';
 import { useAppSettings } from '../settings/appSettings';
@@ -35,9 +35,9 @@ const renderWith = (userMenu: () => Promise<UserMenuEntry[]>) => {
     },
   } as Partial<DataProvider>);
   render(
-    <CoreAdminContext dataProvider={dataProvider} store={memoryStore()} i18nProvider={polyglotI18nProvider(() => chinese, 'zh-CN')}>
+    <AdminContext dataProvider={dataProvider} store={memoryStore()} i18nProvider={polyglotI18nProvider(() => chinese, 'zh-CN')}>
       <Probe />
-    </CoreAdminContext>,
+    </AdminContext>,
   );
   return { calls };
 };
