@@ -8,7 +8,7 @@ export type AccessCheck = (role: Role | undefined, request: AccessRequest) => bo
 export const sharedPolicy: AccessCheck = policyCanAccess;
 
 /** The role of the signed-in mock account behind a request, from its bearer token (or the role it switched to). */
-export const mockRoleOf = (request: Request): Role | undefined => {
+const mockRoleOf = (request: Request): Role | undefined => {
   const level = mockLevelOf(request);
   return level === undefined ? undefined : levelToRole(level);
 };

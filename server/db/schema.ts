@@ -65,7 +65,7 @@ export interface DevicesTable {
   secret_hash: string | null;
   created_at: number;
   updated_at: number;
-  /** The newest reading, its telemetry payload as JSON (src/domain/live.ts LiveReading); null before the first. */
+  /** The newest reading, its telemetry payload as JSON (src/domain/live.ts liveReadingSchema); null before the first. */
   latest: string | null;
   /** The operation code of the running session (a sessionStart event), null when none runs. */
   session_oc: string | null;
@@ -161,7 +161,7 @@ interface DeviceCommandsTable {
 }
 
 /** A message in an account's box (src/domain/messages.ts); `params` is JSON, rendered when listed. */
-export interface MessagesTable {
+interface MessagesTable {
   id: Generated<number>;
   account_id: number;
   /** 'message' | 'notice' | 'todo'. */

@@ -81,7 +81,7 @@ const narrowCondition = (node: OperationNode, pins: ReadonlyMap<string, readonly
 };
 
 /** The query with its top-level scope subqueries narrowed to the pinned values (column ref → values). */
-export const narrowScopes = (node: RootOperationNode, pins: ReadonlyMap<string, readonly unknown[]>): RootOperationNode => {
+const narrowScopes = (node: RootOperationNode, pins: ReadonlyMap<string, readonly unknown[]>): RootOperationNode => {
   if (!SelectQueryNode.is(node) || node.where === undefined || pins.size === 0) return node;
   const where = narrowCondition(node.where.where, pins);
   return where === node.where.where ? node : Object.freeze({ ...node, where: WhereNode.create(where) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LEVELS, type Level, type Role } from './roles';
+import { type Level, type Role } from './roles';
 
 /** Limits on sign-in input: long enough for any real account, short enough to refuse abuse. */
 export const ACCOUNT_MAX = 64;
@@ -9,14 +9,6 @@ export const loginBodySchema = z.strictObject({
   Account: z.string().trim().min(1).max(ACCOUNT_MAX),
   Code: z.string().min(1).max(PASSWORD_MAX),
 });
-export type LoginBody = z.infer<typeof loginBodySchema>;
-
-export const levelSchema = z.union(LEVELS.map((level) => z.literal(level)) as [
-  z.ZodLiteral<0>,
-  z.ZodLiteral<1>,
-  z.ZodLiteral<2>,
-  z.ZodLiteral<3>,
-]);
 
 /** `State: false` is a wrong account or password; the other fields come only with `State: true`. */
 export type LoginResult =

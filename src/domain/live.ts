@@ -23,10 +23,9 @@ export const LIVE_TOPIC_FILTER = `${LIVE_TOPIC_ROOT}/+`;
 const liveAccountTopicFor = (accountId: number): string => `${LIVE_TOPIC_ROOT}/account.${accountId}`;
 
 /** The newest reading of a device: a telemetry payload (wire names) with the device Id. */
-export const liveReadingSchema = telemetrySchema.extend({ Id: z.string() });
-export type LiveReading = z.infer<typeof liveReadingSchema>;
+const liveReadingSchema = telemetrySchema.extend({ Id: z.string() });
 
-export const devicePatchSchema = z.strictObject({
+const devicePatchSchema = z.strictObject({
   Id: z.string(),
   Online: z.boolean().optional(),
   /** Epoch milliseconds of the last message from the device. */

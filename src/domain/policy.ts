@@ -5,22 +5,20 @@ import { ANY_ROLE, roleListAllows, type Role, type RoleList } from './roles';
  * the server's guards all call canAccess, so each rule is written once, here. Scope (which accounts
  * and devices a role sees) is the server's business on top of this table.
  */
-export const ACTIONS = [
-  'list',
-  'show',
-  'export',
-  'create',
-  'edit',
-  'delete',
-  'changePermission',
-  'changeState',
-  'changeSettings',
-  'assignDevices',
-  'resetPassword',
-  'acknowledge',
-  'clear',
-] as const;
-export type Action = (typeof ACTIONS)[number];
+export type Action =
+  | 'list'
+  | 'show'
+  | 'export'
+  | 'create'
+  | 'edit'
+  | 'delete'
+  | 'changePermission'
+  | 'changeState'
+  | 'changeSettings'
+  | 'assignDevices'
+  | 'resetPassword'
+  | 'acknowledge'
+  | 'clear';
 
 const everyone: RoleList = ['admin', 'user', 'lowUser', 'client'];
 const administrators: RoleList = ['admin', 'user', 'lowUser'];

@@ -22,7 +22,7 @@ interface Message {
 const message = (key: string): Message => ({ message: key, args: { min: PASSWORD_MIN, max: PASSWORD_MAX } });
 
 /** What is wrong with the form, as catalogue keys: the old console's password rule (src/domain/password.ts) first. */
-export const validatePasswordChange = ({ OldCode = '', NewCode = '', Confirm = '' }: Values): Record<string, Message> => {
+const validatePasswordChange = ({ OldCode = '', NewCode = '', Confirm = '' }: Values): Record<string, Message> => {
   const errors: Record<string, Message> = {};
   if (OldCode === '') errors.OldCode = message('ra.validation.required');
   const problem = NewCode === '' ? null : passwordProblem(NewCode);

@@ -20,9 +20,9 @@ export class UpstreamError extends HttpError {
   }
 }
 
-export type ErrorListener = (error: UpstreamError) => void;
+type ErrorListener = (error: UpstreamError) => void;
 
-export interface PostOptions {
+interface PostOptions {
   /** Do not announce a failure (a sign-out that fails is still a sign-out). */
   quiet?: boolean;
 }

@@ -11,8 +11,7 @@ import type { crudZhCN } from './i18n/crud.zh-CN';
  */
 
 /** Where a field shows: a list column (`list`), a list filter, a sortable column, the show page, the forms. */
-export const VIEWS = ['list', 'filter', 'sort', 'show', 'edit', 'create'] as const;
-export type View = (typeof VIEWS)[number];
+export type View = 'list' | 'filter' | 'sort' | 'show' | 'edit' | 'create';
 export type FormView = Extract<View, 'edit' | 'create'>;
 
 /** Units are translated under `crud.units` (a minute is 分钟 in Chinese). */
@@ -25,7 +24,7 @@ interface FieldBase {
 }
 
 /** Text always has a maximum length, so neither the console nor the server takes unbounded input. */
-export interface TextFieldConfig extends FieldBase {
+interface TextFieldConfig extends FieldBase {
   kind: 'text';
   maxLength: number;
   minLength?: number;
@@ -33,7 +32,7 @@ export interface TextFieldConfig extends FieldBase {
   defaultValue?: string;
 }
 
-export interface NumberFieldConfig extends FieldBase {
+interface NumberFieldConfig extends FieldBase {
   kind: 'number';
   min: number;
   max: number;
@@ -49,18 +48,18 @@ export interface EnumFieldConfig extends FieldBase {
   defaultValue?: string | number;
 }
 
-export interface BooleanFieldConfig extends FieldBase {
+interface BooleanFieldConfig extends FieldBase {
   kind: 'boolean';
   defaultValue?: boolean;
 }
 
 /** Epoch milliseconds on the wire, as the server stores times and devices report them. */
-export interface DateTimeFieldConfig extends FieldBase {
+interface DateTimeFieldConfig extends FieldBase {
   kind: 'datetime';
 }
 
 /** The id (or, with `many`, the ids) of a record of another resource. */
-export interface ReferenceFieldConfig extends FieldBase {
+interface ReferenceFieldConfig extends FieldBase {
   kind: 'reference';
   reference: string;
   many?: boolean;
@@ -69,12 +68,12 @@ export interface ReferenceFieldConfig extends FieldBase {
 }
 
 /** "systolic/diastolic" in mmHg, as the chambers report it. */
-export interface BloodPressureFieldConfig extends FieldBase {
+interface BloodPressureFieldConfig extends FieldBase {
   kind: 'bloodPressure';
 }
 
 /** A new password: only ever written (create/edit), checked by the password rule, never listed or shown. */
-export interface PasswordFieldConfig extends FieldBase {
+interface PasswordFieldConfig extends FieldBase {
   kind: 'password';
   views: readonly FormView[];
 }
@@ -88,7 +87,6 @@ export type FieldConfig =
   | ReferenceFieldConfig
   | BloodPressureFieldConfig
   | PasswordFieldConfig;
-export type FieldKind = FieldConfig['kind'];
 export type Fields = Record<string, FieldConfig>;
 
 /** The upstream's POST calls; a missing one means the upstream cannot do it, and the console offers no button. */
@@ -100,7 +98,7 @@ export interface UpstreamEndpoints {
 }
 
 /** Served by the upstream contract, or by ra-data-simple-rest under the REST base (`path` defaults to the name). */
-export type Served =
+type Served =
   | { adapter: 'upstream'; endpoints: UpstreamEndpoints }
   | { adapter: 'rest'; path?: string };
 
@@ -115,7 +113,7 @@ export type ResourceMessages = {
 type ChoiceOf<F> = F extends { kind: 'enum'; choices: readonly (infer C)[] } ? C : never;
 
 /** The messages of one language, with a label for every field and every enum choice (checked by the compiler). */
-export interface TypedResourceMessages<F extends Fields> {
+interface TypedResourceMessages<F extends Fields> {
   name: string;
   fields: { [K in keyof F]: string };
   choices: { [K in keyof F as F[K] extends { kind: 'enum' } ? K : never]: Record<`${ChoiceOf<F[K]> & (string | number)}`, string> };
@@ -146,7 +144,7 @@ export const defineResource = <const F extends Fields>(config: TypedResourceConf
   config;
 
 /** Hand-written views that replace generated ones; the rest stays generated from the same configuration. */
-export interface ViewOverrides {
+interface ViewOverrides {
   list?: ComponentType;
   show?: ComponentType;
   edit?: ComponentType;

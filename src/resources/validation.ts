@@ -18,7 +18,7 @@ const isBlank = (value: unknown) =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
 
 /** The message for one issue; `value` is the value the issue is about (a blank one is always "required"). */
-export const issueMessage = (issue: z.core.$ZodIssue, value: unknown): TranslatableMessage => {
+const issueMessage = (issue: z.core.$ZodIssue, value: unknown): TranslatableMessage => {
   if (isBlank(value) && issue.code !== 'unrecognized_keys') return key('required');
   switch (issue.code) {
     case 'invalid_type':

@@ -12,7 +12,7 @@ import { parseTopic } from './topics';
 /** The largest payload accepted on any topic (a full telemetry record is about 300 bytes). */
 export const MAX_PAYLOAD_BYTES = 4096;
 
-export type MqttMessage =
+type MqttMessage =
   | { kind: 'telemetry'; message: Telemetry }
   | { kind: 'event'; message: DeviceEvent }
   | { kind: 'status'; message: Status }
@@ -26,7 +26,7 @@ export type RejectReason = 'topic' | 'size' | 'encoding' | 'json' | 'schema' | `
  * field the contract does not have), so it can label a counter; `detail` is for the log only (the unknown
  * field's name, cut to printable ASCII, or the schema's message).
  */
-export type Rejection = { ok: false; reason: RejectReason; detail?: string };
+type Rejection = { ok: false; reason: RejectReason; detail?: string };
 export type ParseResult = ({ ok: true; deviceId: string } & MqttMessage) | Rejection;
 
 const SCHEMAS = { telemetry: telemetrySchema, event: eventSchema, cmd: commandSchema, ack: ackSchema } as const;

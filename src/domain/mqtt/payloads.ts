@@ -60,14 +60,14 @@ const settingsShape = {
 export const SETTINGS_FIELDS = ['SP', 'ST', 'SS', 'SL', 'SA'] as const;
 
 /** Operation codes as orders keep them (src/resources/orders/config.ts: OC, at most 32). */
-export const OC_MAX = 32;
+const OC_MAX = 32;
 /** No spaces, no control characters (any script otherwise, as orders keep it). */
-export const OC_PATTERN = /^[^\s\p{Cc}]+$/u;
+const OC_PATTERN = /^[^\s\p{Cc}]+$/u;
 export const CMD_ID_MAX = 64;
 export const CMD_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
-export const FAULT_CODE_MAX = 32;
-export const FAULT_CODE_PATTERN = /^[A-Za-z0-9_.:-]+$/;
-export const TEXT_MAX = 200;
+const FAULT_CODE_MAX = 32;
+const FAULT_CODE_PATTERN = /^[A-Za-z0-9_.:-]+$/;
+const TEXT_MAX = 200;
 
 /**
  * `oc/{Id}/telemetry`: one state record, wire names as docs/product.md spells them. Only Time is required;
@@ -98,7 +98,6 @@ export const telemetrySchema = z.strictObject({
 export type Telemetry = z.infer<typeof telemetrySchema>;
 
 /** `oc/{Id}/event`: session start (with the booking's operation code) and end, emergency depressurisation, faults. */
-export const EVENT_TYPES = ['sessionStart', 'sessionEnd', 'emergency', 'fault'] as const;
 export const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('sessionStart'), Time: timeSchema, OC: z.string().min(1).max(OC_MAX).regex(OC_PATTERN) }),
   z.strictObject({ type: z.literal('sessionEnd'), Time: timeSchema }),
@@ -113,8 +112,7 @@ export const eventSchema = z.discriminatedUnion('type', [
 export type DeviceEvent = z.infer<typeof eventSchema>;
 
 /** `oc/{Id}/status`: plain text, not JSON, retained; the device's last will publishes 'offline'. */
-export const STATUS_PAYLOADS = ['online', 'offline'] as const;
-export const statusPayloads = STATUS_PAYLOADS;
+const STATUS_PAYLOADS = ['online', 'offline'] as const;
 export type Status = (typeof STATUS_PAYLOADS)[number];
 export const statusSchema = z.enum(STATUS_PAYLOADS);
 

@@ -13,7 +13,7 @@ export type TopicKind = (typeof TOPIC_KINDS)[number];
 export type QoS = 0 | 1 | 2;
 
 /** Who publishes on each topic, with which QoS, and whether the broker keeps the last message. */
-export const TOPIC_RULES = {
+const TOPIC_RULES = {
   telemetry: { publisher: 'device', qos: 1, retain: false },
   event: { publisher: 'device', qos: 1, retain: false },
   status: { publisher: 'device', qos: 1, retain: true },
@@ -39,9 +39,6 @@ export const TOPIC_RETAIN: Record<TopicKind, boolean> = {
 /** A device publishes on its own telemetry, event, status and ack topics and subscribes to its own cmd topic. */
 export const DEVICE_PUBLISHES: readonly TopicKind[] = TOPIC_KINDS.filter((kind) => TOPIC_RULES[kind].publisher === 'device');
 export const DEVICE_SUBSCRIBES: readonly TopicKind[] = TOPIC_KINDS.filter((kind) => TOPIC_RULES[kind].publisher === 'server');
-/** The server does the reverse, for every device. */
-export const SERVER_PUBLISHES = DEVICE_SUBSCRIBES;
-export const SERVER_SUBSCRIBES = DEVICE_PUBLISHES;
 
 /** The longest valid topic: `oc/` + the longest Id + `/telemetry`. Longer topics are refused before any parsing. */
 export const TOPIC_MAX = TOPIC_ROOT.length + 1 + DEVICE_ID_MAX + 1 + Math.max(...TOPIC_KINDS.map((kind) => kind.length));
@@ -80,6 +77,6 @@ export const deviceMaySubscribe = (username: string, topicFilter: string): boole
 /** The server's consumer group: several server instances share the devices' messages between them. */
 export const SERVER_SHARE_GROUP = 'oxygen';
 
-/** `$share/oxygen/oc/+/telemetry` and the like: what the server subscribes to. */
+/** `$share/oxygen/oc/+/telemetry` and the like: the server subscribes to every topic a device publishes on. */
 export const serverSubscriptions = (group: string = SERVER_SHARE_GROUP): string[] =>
-  SERVER_SUBSCRIBES.map((kind) => `$share/${group}/${TOPIC_ROOT}/+/${kind}`);
+  DEVICE_PUBLISHES.map((kind) => `$share/${group}/${TOPIC_ROOT}/+/${kind}`);

@@ -9,10 +9,10 @@ import { deviceIdSchema } from '../devices/requests';
  */
 
 /** At most this many devices in one assignment (a site's fleet, not the world's). */
-export const MAX_ASSIGNED_DEVICES = 1000;
+const MAX_ASSIGNED_DEVICES = 1000;
 
-export const accountNameSchema = z.string().trim().min(1).max(ACCOUNT_MAX);
-export const deviceIdsSchema = z.array(deviceIdSchema).max(MAX_ASSIGNED_DEVICES);
+const accountNameSchema = z.string().trim().min(1).max(ACCOUNT_MAX);
+const deviceIdsSchema = z.array(deviceIdSchema).max(MAX_ASSIGNED_DEVICES);
 
 /** `add_Admin` (alias `createUser`): a new account under the caller, at a strictly lower level (1–3). */
 export const addAdminBodySchema = z.strictObject({

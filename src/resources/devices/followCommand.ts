@@ -23,7 +23,7 @@ export interface FollowOptions {
 /** Once a second, as the live stream's fallback. */
 export const FOLLOW_INTERVAL_MS = 1000;
 /** Two minutes: far past the server's command timeout (10 s by default). */
-export const FOLLOW_MAX_READS = 120;
+const FOLLOW_MAX_READS = 120;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -18,7 +18,7 @@ export type ChangePermissionBody = z.infer<typeof changePermissionBodySchema>;
 export const changeStateBodySchema = z.strictObject({ Id: deviceIdSchema, State: z.enum(DEVICE_STATES) });
 export type ChangeStateBody = z.infer<typeof changeStateBodySchema>;
 
-export type SettingsField = (typeof SETTINGS_FIELDS)[number];
+type SettingsField = (typeof SETTINGS_FIELDS)[number];
 
 const within = (range: { min: number; max: number; integer?: boolean }) =>
   (range.integer === true ? z.number().int() : z.number()).min(range.min).max(range.max);
@@ -28,7 +28,7 @@ const within = (range: { min: number; max: number; integer?: boolean }) =>
  * (src/domain/mqtt/payloads.ts): SP pressure 1–3 ATA, ST time 0–240 whole minutes, SS speed F | M | S, SL light
  * and SA atmosphere light 0 | 1.
  */
-export const SETTINGS_SCHEMAS = {
+const SETTINGS_SCHEMAS = {
   SP: within(RANGES.SP),
   ST: within(RANGES.ST),
   SS: z.enum(SPEEDS),

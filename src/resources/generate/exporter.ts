@@ -13,7 +13,7 @@ const cell = (value: unknown, isTime: boolean): string => {
  * The records as CSV: one column per field (passwords never), headed by the wire names so a spreadsheet
  * or a script reads the same names as the upstream contract; times as ISO 8601.
  */
-export const toCsv = (config: ResourceConfig, records: readonly Record<string, unknown>[]): string => {
+const toCsv = (config: ResourceConfig, records: readonly Record<string, unknown>[]): string => {
   const columns = readableEntries(config);
   const header = columns.map(([source]) => cell(source, false)).join(',');
   const rows = records.map((record) => columns.map(([source, field]) => cell(record[source], field.kind === 'datetime')).join(','));
