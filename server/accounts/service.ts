@@ -144,38 +144,6 @@ export const storePassword = async (
   return revokeAllTokens({ db, now: () => now }, accountId, { except: options.keepTokenHash });
 };
 
-/** Sets a new password and revokes every token of the account. */
-export const changePassword = async (
-  ctx: AppContext,
-  accountId: number,
-  newPassword: string,
-  options: Pick<StorePasswordOptions, 'mustChangeCode'> = {},
-): Promise<void> => {
-  assertAcceptablePassword(newPassword, 'NewCode');
-  if ((await findAccountById(ctx, accountId)) === undefined) throw accountNotFound();
-  const passwordHash = await ctx.passwords.hash(newPassword);
-  await ctx.db.transaction().execute((trx) => storePassword(trx, ctx.now(), accountId, passwordHash, options));
-};
-
-/**
- * Disables (or enables) an account and revokes every token of it. A disabled account cannot sign in;
- * sign-in answers it exactly like a wrong password. The super administrator (Level 0) cannot be
- * disabled, so the system always keeps one way in.
- */
-export const setDisabled = async (ctx: AppContext, accountId: number, disabled: boolean): Promise<void> => {
-  const row = await findAccountById(ctx, accountId);
-  if (row === undefined) throw accountNotFound();
-  if (disabled && asLevel(row.level) === 0) throw new AppError(CODES.forbidden, 'forbidden');
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('accounts')
-      .set({ disabled: flag(disabled), updated_at: ctx.now() })
-      .where('id', '=', accountId)
-      .execute();
-    await revokeAllTokens({ db: trx, now: ctx.now }, accountId);
-  });
-};
-
 /** The signed-in account as `POST {prefix}/api/user/info` answers it. */
 export const currentUser = async (ctx: AppContext, accountId: number): Promise<CurrentUser> => {
   const row = await ctx.db

@@ -49,32 +49,9 @@ export const subtreeQuery = (db: Kysely<DB>, rootId: number) =>
 /** The viewer's account ids as a subquery, or undefined when it sees every account. */
 export const accountScope = (db: Kysely<DB>, viewer: Viewer) => (seesEverything(viewer) ? undefined : subtreeQuery(db, viewer.id));
 
-/** The devices the viewer sees, as a query of their ids to narrow further. */
-const scopedDevices = (ctx: Pick<AppContext, 'db'>, viewer: Viewer) => {
-  const scope = deviceScope(ctx.db, viewer);
-  const query = ctx.db.selectFrom('devices').select('devices.id');
-  return scope === undefined ? query : query.where('devices.id', 'in', scope);
-};
-
 /** The device ids the viewer sees, sorted. */
-export const visibleDeviceIds = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer): Promise<string[]> =>
-  (await scopedDevices(ctx, viewer).orderBy('devices.id').execute()).map((row) => row.id);
-
-/** True when the viewer sees the device (false for a device that does not exist). */
-export const seesDevice = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, deviceId: string): Promise<boolean> =>
-  (await scopedDevices(ctx, viewer).where('devices.id', '=', deviceId).executeTakeFirst()) !== undefined;
-
-/** The accounts the viewer sees (itself and its subtree; the super administrator: all), as a query of their ids. */
-const scopedAccounts = (ctx: Pick<AppContext, 'db'>, viewer: Viewer) => {
-  const scope = accountScope(ctx.db, viewer);
-  const query = ctx.db.selectFrom('accounts').select('accounts.id');
-  return scope === undefined ? query : query.where('accounts.id', 'in', scope);
+export const visibleDeviceIds = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer): Promise<string[]> => {
+  const scope = deviceScope(ctx.db, viewer);
+  const query = ctx.db.selectFrom('devices').select('devices.id').orderBy('devices.id');
+  return (await (scope === undefined ? query : query.where('devices.id', 'in', scope)).execute()).map((row) => row.id);
 };
-
-/** The account ids the viewer sees, sorted. */
-export const visibleAccountIds = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer): Promise<number[]> =>
-  (await scopedAccounts(ctx, viewer).orderBy('accounts.id').execute()).map((row) => row.id);
-
-/** True when the account is the viewer or below it (the super administrator: any existing account). */
-export const seesAccount = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, accountId: number): Promise<boolean> =>
-  (await scopedAccounts(ctx, viewer).where('accounts.id', '=', accountId).executeTakeFirst()) !== undefined;

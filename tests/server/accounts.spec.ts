@@ -4,12 +4,10 @@ import { CODES } from '../../src/domain/envelope';
 import { bootstrap } from '../../server/accounts/bootstrap';
 import { DEMO_ACCOUNTS, seedDemo } from '../../server/accounts/demo';
 import {
-  changePassword,
   createAccount,
   findAccount,
   insertAccount,
   prepareAccount,
-  setDisabled,
   storePassword,
 } from '../../server/accounts/service';
 import { hashToken } from '../../server/auth/tokens';
@@ -27,67 +25,6 @@ describe.each(STORE_KINDS)('accounts (%s)', (kind) => {
     if (row === undefined) throw new Error(`no account ${account}`);
     return row.id;
   };
-
-  describe('changePassword', () => {
-    it('sets the new password and revokes every token of the account, and only of it', async () => {
-      const app = await store.app();
-      await seedDemo(app.ctx);
-      const one = await tokenFor(app, DEMO.second.Account, DEMO.second.Code);
-      const two = await tokenFor(app, DEMO.second.Account, DEMO.second.Code);
-      const bystander = await tokenFor(app, DEMO.client.Account, DEMO.client.Code);
-
-      await changePassword(app.ctx, await idOf('second'), 'Fresh2027x');
-
-      for (const token of [one, two]) {
-        expect(envelope(await call(app, '/api/user/info', undefined, { token })).code).toBe(CODES.notSignedIn);
-      }
-      expect(envelope(await call(app, '/api/user/info', undefined, { token: bystander })).code).toBe(CODES.ok);
-      expect(envelope<LoginData>(await login(app, 'second', DEMO.second.Code)).data.State).toBe(false);
-      const fresh = envelope<LoginData>(await login(app, 'second', 'Fresh2027x')).data;
-      expect(fresh).toMatchObject({ State: true, mustChangeCode: false });
-    });
-
-    it('can make the owner choose a new password at the next sign-in (an administrator reset)', async () => {
-      const app = await store.app();
-      await seedDemo(app.ctx);
-      await changePassword(app.ctx, await idOf('client'), 'Reset2027x', { mustChangeCode: true });
-      expect(envelope<LoginData>(await login(app, 'client', 'Reset2027x')).data.mustChangeCode).toBe(true);
-    });
-
-    it('refuses a password that breaks the rule (40000) and an unknown account (40400)', async () => {
-      const ctx = store.context();
-      await seedDemo(ctx);
-      await expect(changePassword(ctx, await idOf('client'), 'short')).rejects.toMatchObject({
-        code: CODES.badInput,
-        key: 'validation.weakPassword',
-      });
-      await expect(changePassword(ctx, await idOf('client'), 'alllowercase1')).rejects.toMatchObject({ code: CODES.badInput });
-      await expect(changePassword(ctx, 999_999, 'Good2027x')).rejects.toMatchObject({ code: CODES.notFound });
-    });
-  });
-
-  describe('setDisabled', () => {
-    it('revokes every token; a disabled account cannot sign in; enabling lets it in again', async () => {
-      const app = await store.app();
-      await seedDemo(app.ctx);
-      const token = await tokenFor(app, DEMO.first.Account, DEMO.first.Code);
-      const id = await idOf('first');
-
-      await setDisabled(app.ctx, id, true);
-      expect(envelope(await call(app, '/api/user/info', undefined, { token })).code).toBe(CODES.notSignedIn);
-      expect(envelope<LoginData>(await login(app, DEMO.first.Account, DEMO.first.Code)).data.State).toBe(false);
-
-      await setDisabled(app.ctx, id, false);
-      expect(envelope(await call(app, '/api/user/info', undefined, { token })).code).toBe(CODES.notSignedIn);
-      expect(envelope<LoginData>(await login(app, DEMO.first.Account, DEMO.first.Code)).data.State).toBe(true);
-    });
-
-    it('never disables the super administrator', async () => {
-      const ctx = store.context();
-      await seedDemo(ctx);
-      await expect(setDisabled(ctx, await idOf('admin'), true)).rejects.toMatchObject({ code: CODES.forbidden });
-    });
-  });
 
   describe('createAccount', () => {
     it('keeps the tree whole: one root without an upper administrator, others under a lower Level number', async () => {
@@ -165,7 +102,9 @@ describe.each(STORE_KINDS)('accounts (%s)', (kind) => {
     await login(app, 'admin', typed[0] ?? '');
     await login(app, 'nobody', typed[1] ?? '');
     const token = await tokenFor(app, DEMO.admin.Account, DEMO.admin.Code);
-    await changePassword(app.ctx, await idOf('client'), 'Changed2027x');
+    const client = await tokenFor(app, DEMO.client.Account, DEMO.client.Code);
+    const changed = await call(app, '/code/self_reset_Code', { OldCode: DEMO.client.Code, NewCode: 'Changed2027x' }, { token: client });
+    expect(envelope(changed).code).toBe(CODES.ok);
 
     const secrets = [...Object.values(DEMO).map((demo) => demo.Code), ...typed, 'Changed2027x', token];
     const tables = await app.ctx.db.introspection.getTables();
