@@ -23,8 +23,8 @@ const e2e = serverAndBrowserForThisFile();
 
 const menuEntries = async (page: Page) => {
   const menu = page.getByTestId('console-menu');
-  await menu.locator('a[href^="/"]').first().waitFor();
-  return (await menu.locator('a[href^="/"]').allInnerTexts()).map((text) => text.trim()).sort();
+  await menu.locator('a[href^="/"]:not([target="_blank"])').first().waitFor();
+  return (await menu.locator('a[href^="/"]:not([target="_blank"])').allInnerTexts()).map((text) => text.trim()).sort();
 };
 
 describe('a newcomer in Chromium against the real server', () => {

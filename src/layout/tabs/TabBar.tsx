@@ -1,4 +1,4 @@
-import { useEffect, useState, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tab, Tabs } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import MoreIcon from '@mui/icons-material/MoreVert';
@@ -35,13 +35,25 @@ const OpenTabs = () => {
   const serverMenu = useActiveServerMenu();
   const { pathname, search } = location;
 
+  // Pages opened before the role is known (just after a reload) wait for it, so none is left without a tab.
+  const visitedBeforeRole = useRef<{ pathname: string; search: string }[]>([]);
   useEffect(() => {
-    // A page the server's menu leaves out shows not-found: no tab for it either.
-    if (serverMenu && !mayOpenWithServerMenu(pathname, serverMenu)) return;
-    const entry = pageTab({ pathname, search }, role);
+    const visited = [...visitedBeforeRole.current, { pathname, search }];
+    if (role === undefined) {
+      visitedBeforeRole.current = visited;
+      return;
+    }
+    visitedBeforeRole.current = [];
     // From the Store itself: pages opened in quick succession each add to what the last one stored, not
     // to the tabs of this render, which may not have caught up yet.
-    if (entry) setTabs(openTab(getItem<TabEntry[]>(TABS_STORE_KEY) ?? [WORKPLACE_TAB], entry));
+    const before = getItem<TabEntry[]>(TABS_STORE_KEY) ?? [WORKPLACE_TAB];
+    const after = visited.reduce((open, at) => {
+      // A page the server's menu leaves out shows not-found: no tab for it either.
+      if (serverMenu && !mayOpenWithServerMenu(at.pathname, serverMenu)) return open;
+      const entry = pageTab(at, role);
+      return entry ? openTab(open, entry) : open;
+    }, before);
+    if (after !== before) setTabs(after);
   }, [pathname, search, role, serverMenu, setTabs, getItem]);
 
   const active = tabs.findIndex((tab) => tab.name === pathname);
