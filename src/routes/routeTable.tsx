@@ -5,6 +5,7 @@ import { canAccess } from '../domain/policy';
 import type { Role } from '../domain/roles';
 import { WorkplacePage } from '../pages/WorkplacePage';
 import { PlannedPage } from '../pages/PlannedPage';
+import { OxygenMonitorPage } from '../pages/OxygenMonitor/OxygenMonitorPage';
 import { ExceptionPage } from '../pages/ExceptionPage';
 import { UserSettingPage } from '../pages/UserSettingPage';
 import { RESOURCES } from '../resources';
@@ -29,7 +30,7 @@ const resourceList = (name: string): ReactElement => {
 
 const SCREENS: Record<MenuPath, ReactElement> = {
   '/dashboard/workplace': <WorkplacePage />,
-  '/list/oxygen-monitor': planned('app.menu.oxygenMonitor'),
+  '/list/oxygen-monitor': <OxygenMonitorPage />,
   '/list/device-atts': resourceList('state-records'),
   '/list/device-manager': resourceList('devices'),
   '/other/order-manager': resourceList('orders'),
