@@ -1,14 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { useEffect, useState } from 'react';
 import { Table, TableBody } from '@mui/material';
 import { Route } from 'react-router-dom';
-import { AdminContext } from 'react-admin';
+import { AdminContext, ListContextProvider, useList } from 'react-admin';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import { createMockServer } from '../../../mocks/node';
 import { LOCALES, type Locale } from '../../../src/domain/locales';
 import { messages } from '../../../src/i18n';
 import { OxygenMonitorPage } from '../../../src/pages/OxygenMonitor/OxygenMonitorPage';
 import { MonitorRow, type MonitoredDevice } from '../../../src/pages/OxygenMonitor/MonitorRow';
+import { MonitorTable } from '../../../src/pages/OxygenMonitor/MonitorTable';
 import { RESOURCE_CONFIGS } from '../../../src/resources/configs';
 import { resourceCatalogues } from '../../../src/resources/i18n';
 import { column, table, wait } from '../resources/dom';
@@ -100,5 +102,42 @@ describe('a row of the oxygen monitor', () => {
     expect(cell('OC-1', 'Online').querySelector('[data-mark="high"]')).not.toBeNull();
     expect(cell('OC-1', 'Emergency').textContent).toBe('depressurising');
     expect(within(cell('OC-1', 'Emergency')).getByTestId('ErrorOutlineIcon')).toBeTruthy();
+  });
+});
+
+type SetData = (data: MonitoredDevice[]) => void;
+
+/** The table over data held in state, as react-admin's List holds its page: the setter handed to `onReady` replaces it, as a live patch does. */
+const TableOver = ({ initial, onReady }: { initial: MonitoredDevice[]; onReady: (set: SetData) => void }) => {
+  const [data, setData] = useState(initial);
+  useEffect(() => onReady(setData), [onReady]);
+  return (
+    <ListContextProvider value={useList({ data, perPage: 50 })}>
+      <MonitorTable />
+    </ListContextProvider>
+  );
+};
+
+describe('the oxygen monitor table under live patches', () => {
+  it('renders again only the row whose record a patch replaced', async () => {
+    const translations: string[] = [];
+    const base = i18nProvider('en-US');
+    const counting = { ...base, translate: (key: string, options?: unknown) => (translations.push(key), base.translate(key, options)) };
+    const devices = ['OC-1', 'OC-2', 'OC-3'].map((Id): MonitoredDevice => ({ ...DEVICE, id: Id, Id }));
+    let setData: SetData | undefined;
+    render(
+      <AdminContext i18nProvider={counting}>
+        <TableOver initial={devices} onReady={(set) => (setData = set)} />
+      </AdminContext>,
+    );
+    await waitFor(() => expect(document.querySelectorAll('tr[data-device]')).toHaveLength(3));
+    // Each row translates its state once per render.
+    const rowRenders = () => translations.filter((key) => key.startsWith('resources.devices.choices.State')).length;
+    const before = rowRenders();
+    const [first, second, third] = devices as [MonitoredDevice, MonitoredDevice, MonitoredDevice];
+    const reading = { ...DEVICE.Reading, Time: 2, RCPi02: 23.7 };
+    act(() => setData?.([first, { ...second, Reading: reading }, third]));
+    await waitFor(() => expect(cell('OC-2', 'RCPi02').textContent).toBe('23.7'));
+    expect(rowRenders() - before).toBe(1);
   });
 });
