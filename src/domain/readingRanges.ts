@@ -11,7 +11,7 @@ import type { Telemetry } from './mqtt/payloads';
 export type RangeLevel = 'low' | 'medium' | 'high';
 
 /** How the value stands against the limit: at least, above, below, or outside a band (both ends normal). */
-export type RangeComparison = 'atLeast' | 'above' | 'below' | 'outside';
+type RangeComparison = 'atLeast' | 'above' | 'below' | 'outside';
 
 export type MarkedReading = 'RCPi02' | 'RCP' | 'RCT' | 'RCRH' | 'HmSP02' | 'HmHR' | 'HmBP';
 

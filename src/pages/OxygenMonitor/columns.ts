@@ -4,7 +4,7 @@ import type { Unit } from '../../resources/types';
 /** The readings a row shows from the device's latest telemetry, in the order of the table. */
 export type ReadingColumn = MarkedReading | 'RGPi02' | 'RAP' | 'RRD';
 
-export type MonitorColumnKey = 'Id' | 'name' | 'Location' | 'State' | 'Online' | 'OrderNum' | ReadingColumn | 'Emergency';
+type MonitorColumnKey = 'Id' | 'name' | 'Location' | 'State' | 'Online' | 'OrderNum' | ReadingColumn | 'Emergency';
 
 export interface MonitorColumn {
   key: MonitorColumnKey;
