@@ -1,6 +1,7 @@
 import { fieldEntries, idFields, readableEntries, recordId, type RecordId, type WireRecord } from '../src/resources/model';
 import { seededRandomFor, type Random } from '../src/domain/random';
 import type { FieldConfig, ResourceConfig } from '../src/resources/types';
+import { seededReading } from './readings';
 
 /** docs/product.md, "The console": every mocked list holds 55 records. */
 export const MOCK_TOTAL = 55;
@@ -31,6 +32,8 @@ const valueFor = (field: FieldConfig, source: string, index: number, random: Ran
       return random() < 0.5;
     case 'datetime':
       return MOCK_EPOCH - index * HOUR - Math.floor(random() * (HOUR / 2));
+    case 'reading':
+      return seededReading(index, random, MOCK_EPOCH - index * HOUR);
     case 'bloodPressure':
       return `${100 + Math.floor(random() * 60)}/${60 + Math.floor(random() * 30)}`;
     case 'reference':

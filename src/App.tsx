@@ -125,6 +125,8 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
             <Route key={route.path} path={route.path} element={<RoleGuard route={route}>{route.element}</RoleGuard>} />
           ))}
           <Route path="/redirect/*" element={<RedirectPage />} />
+          {/* The template's own path of the oxygen cabin status search table. */}
+          <Route path="/list/search-table" element={<Navigate to="/list/oxygen-monitor" replace />} />
         </CustomRoutes>
         {RESOURCES.map((resource) => (
           <Resource key={resource.name} {...resource} />

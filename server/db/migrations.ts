@@ -260,6 +260,29 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.dropTable('messages').execute();
       },
     },
+    '0010_state_records_rap': {
+      async up(db: Kysely<unknown>) {
+        // Atmospheric pressure (kPa), which telemetry carried before it had a column.
+        await db.schema.alterTable('state_records').addColumn('rap', 'double precision').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('state_records').dropColumn('rap').execute();
+      },
+    },
+    '0011_devices_in_session': {
+      async up(db: Kysely<unknown>) {
+        // The device list's "in session" filter (0/1, like the other flags): kept by the store from session_oc,
+        // so ingestion's session events write nothing more. SQLite adds only virtual generated columns.
+        const inSession = sql`case when session_oc is null then 0 else 1 end`;
+        await db.schema
+          .alterTable('devices')
+          .addColumn('in_session', 'integer', (col) => (kind === 'sqlite' ? col.generatedAlwaysAs(inSession) : col.generatedAlwaysAs(inSession).stored()))
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('devices').dropColumn('in_session').execute();
+      },
+    },
   };
 };
 

@@ -23,6 +23,9 @@ export const deviceListing = defineListing(devicesConfig, {
   Online: column('d.online', 'flag'),
   LastSeen: column('d.last_seen_at', 'number', true),
   UpdateTime: column('d.updated_at', 'number'),
+  SessionOC: column('d.session_oc', 'text', true),
+  InSession: column('d.in_session', 'flag'),
+  Reading: column('d.latest', 'json', true),
 });
 
 /** The rows the viewer sees, before filters (compiled once per level: ../lists/compiled.ts, viewerSource). */

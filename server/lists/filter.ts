@@ -26,6 +26,8 @@ const stored = (col: Column, value: unknown): string | number | undefined => {
     case 'flag':
       if (typeof value === 'boolean') return value ? 1 : 0;
       return value === 0 || value === 1 ? value : undefined;
+    case 'json':
+      return undefined;
   }
 };
 

@@ -7,8 +7,11 @@ import type { FieldConfig, ResourceConfig } from '../../src/resources/types';
  * listings (one beside each concern), the SQL of a list in ./filter.ts, ./sort.ts and ./page.ts.
  */
 
-/** How a column stores a wire value: text, a number (times included) or a 0/1 flag read as a boolean. */
-export type ColumnType = 'text' | 'number' | 'flag';
+/**
+ * How a column stores a wire value: text, a number (times included), a 0/1 flag read as a boolean, or
+ * JSON text listed as the value it spells (a reading field: a device's latest reading).
+ */
+export type ColumnType = 'text' | 'number' | 'flag' | 'json';
 
 export interface Column {
   /** The column as the list's query names it: `alias.column`. */
@@ -47,6 +50,8 @@ const compatible = (field: FieldConfig, type: ColumnType): boolean => {
       return field.choices.every((choice) => (typeof choice === 'number' ? type === 'number' : type === 'text'));
     case 'reference':
       return type === 'text' || type === 'number';
+    case 'reading':
+      return type === 'json';
   }
 };
 

@@ -36,8 +36,12 @@ export interface PageSlice {
   offset: number;
 }
 
-/** A wire value of a rendered page: a flag as JSON true or false (SQLite has no booleans), anything else as stored. */
+/**
+ * A wire value of a rendered page: a flag as JSON true or false (SQLite has no booleans), a JSON column
+ * as the value it holds (not as a string), anything else as stored.
+ */
 const renderedValue = (sqlite: boolean, col: Column, ref: Expression<unknown>): Expression<unknown> => {
+  if (col.type === 'json') return sqlite ? sql`json(${ref})` : sql`cast(${ref} as json)`;
   if (col.type !== 'flag') return ref;
   return sqlite
     ? sql`case when ${ref} is null then null when ${ref} <> 0 then json('true') else json('false') end`

@@ -38,7 +38,7 @@ export interface BatchResult {
   patches: DevicePatch[];
 }
 
-/** state_records columns ↔ telemetry wire names; RAP is accepted but has no column yet (docs/mqtt.md). */
+/** state_records columns ↔ telemetry wire names. */
 const READING_COLUMNS = [
   ['l', 'L'],
   ['sp', 'SP'],
@@ -52,6 +52,7 @@ const READING_COLUMNS = [
   ['rgpi02', 'RGPi02'],
   ['rct', 'RCT'],
   ['rcrh', 'RCRH'],
+  ['rap', 'RAP'],
   ['hm_hr', 'HmHR'],
   ['hm_sp02', 'HmSP02'],
   ['hm_bp', 'HmBP'],
@@ -61,7 +62,7 @@ const COLUMNS = 2 + READING_COLUMNS.length;
 
 /**
  * Rows per insert statement, largest first: a batch is cut into these, so only four statement shapes
- * exist (a shape per row count would fill SQLite's statement cache). 512 rows × 17 columns = 8,704
+ * exist (a shape per row count would fill SQLite's statement cache). 512 rows × 18 columns = 9,216
  * parameters, below SQLite's limit (32,766 in better-sqlite3's build) and PostgreSQL's (65,535).
  */
 const INSERT_CHUNK_ROWS = [512, 64, 8, 1] as const;

@@ -25,6 +25,7 @@ export const stateRecordListing = defineListing(stateRecordsConfig, {
   RGPi02: column('r.rgpi02', 'number', true),
   RCT: column('r.rct', 'number', true),
   RCRH: column('r.rcrh', 'number', true),
+  RAP: column('r.rap', 'number', true),
   HmHR: column('r.hm_hr', 'number', true),
   HmSP02: column('r.hm_sp02', 'number', true),
   HmBP: column('r.hm_bp', 'text', true),

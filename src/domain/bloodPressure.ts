@@ -11,3 +11,6 @@ export const isBloodPressure = (value: string): boolean => {
   const { systolic: s, diastolic: d } = BLOOD_PRESSURE;
   return systolic > diastolic && systolic >= s.min && systolic <= s.max && diastolic >= d.min && diastolic <= d.max;
 };
+
+/** The systolic value of a blood pressure reading, or undefined when it is not one. */
+export const systolicOf = (value: string): number | undefined => (isBloodPressure(value) ? Number(BLOOD_PRESSURE_PATTERN.exec(value)?.[1]) : undefined);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isBloodPressure } from '../domain/bloodPressure';
+import { telemetrySchema } from '../domain/mqtt/payloads';
 import { isAcceptablePassword } from '../domain/password';
 import { fieldEntries, idFields, readableEntries, sourcesIn } from './model';
 import type { FieldConfig, FormView, ResourceConfig } from './types';
@@ -30,6 +31,8 @@ export const fieldSchema = (field: FieldConfig): z.ZodType => {
       return field.many ? z.array(idSchema).min(field.required ? 1 : 0) : idSchema;
     case 'bloodPressure':
       return z.string().refine(isBloodPressure, { params: { messageKey: 'bloodPressure' } });
+    case 'reading':
+      return telemetrySchema;
     case 'password':
       return z.string().refine(isAcceptablePassword, { params: { messageKey: 'password' } });
   }

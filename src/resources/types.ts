@@ -72,6 +72,15 @@ interface BloodPressureFieldConfig extends FieldBase {
   kind: 'bloodPressure';
 }
 
+/**
+ * A device's newest reading, a telemetry payload (src/domain/mqtt/payloads.ts) as ingestion keeps it: read
+ * by views of their own (the oxygen monitor), never a form input, a filter or a generated column.
+ */
+interface ReadingFieldConfig extends FieldBase {
+  kind: 'reading';
+  views: readonly never[];
+}
+
 /** A new password: only ever written (create/edit), checked by the password rule, never listed or shown. */
 interface PasswordFieldConfig extends FieldBase {
   kind: 'password';
@@ -86,6 +95,7 @@ export type FieldConfig =
   | DateTimeFieldConfig
   | ReferenceFieldConfig
   | BloodPressureFieldConfig
+  | ReadingFieldConfig
   | PasswordFieldConfig;
 export type Fields = Record<string, FieldConfig>;
 

@@ -10,7 +10,7 @@ import { ROUTE_ICONS } from './routeIcons';
 
 // Each page is its own chunk, fetched when first opened (the layout's Suspense shows meanwhile).
 const WorkplacePage = lazyView(() => import('../pages/WorkplacePage').then((module) => module.WorkplacePage));
-const PlannedPage = lazyView(() => import('../pages/PlannedPage').then((module) => module.PlannedPage));
+const OxygenMonitorPage = lazyView(() => import('../pages/OxygenMonitor/OxygenMonitorPage').then((module) => module.OxygenMonitorPage));
 const UserInfoPage = lazyView(() => import('../pages/userInfo/UserInfoPage').then((module) => module.UserInfoPage));
 const UserSettingPage = lazyView(() => import('../pages/UserSettingPage').then((module) => module.UserSettingPage));
 export const ExceptionPage = lazyView(() => import('../pages/ExceptionPage').then((module) => module.ExceptionPage));
@@ -20,8 +20,6 @@ export interface ConsoleRoute extends MenuRoute {
   icon: SvgIconComponent;
   element: ReactElement;
 }
-
-const planned = (labelKey: string) => <PlannedPage labelKey={labelKey} />;
 
 /** A path of the old console that shows a resource's list; its records' pages stay under the resource's own routes. */
 const resourceList = (name: string): ReactElement => {
@@ -33,7 +31,7 @@ const resourceList = (name: string): ReactElement => {
 
 const SCREENS: Record<MenuPath, ReactElement> = {
   '/dashboard/workplace': <WorkplacePage />,
-  '/list/oxygen-monitor': planned('app.menu.oxygenMonitor'),
+  '/list/oxygen-monitor': <OxygenMonitorPage />,
   '/list/device-atts': resourceList('state-records'),
   '/list/device-manager': resourceList('devices'),
   '/other/order-manager': resourceList('orders'),

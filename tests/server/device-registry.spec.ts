@@ -74,6 +74,9 @@ describe.each(STORE_KINDS)('device registration and secrets (%s)', (kind) => {
         Online: false,
         LastSeen: null,
         UpdateTime: clock.now(),
+        SessionOC: null,
+        InSession: false,
+        Reading: null,
       });
       expect(recordSchema(devicesConfig).strict().safeParse(device).success).toBe(true);
       expect(await listed(NEW.Id)).toEqual(device);

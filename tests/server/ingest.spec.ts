@@ -93,7 +93,7 @@ const device = (ctx: AppContext, id: string) =>
     .executeTakeFirstOrThrow();
 
 const readings = (ctx: AppContext, id: string) =>
-  ctx.db.selectFrom('state_records').select(['time', 'rcp', 'rcpi02', 'hm_bp']).where('device_id', '=', id).where('time', '>=', AT).orderBy('time').execute();
+  ctx.db.selectFrom('state_records').select(['time', 'rcp', 'rcpi02', 'hm_bp', 'rap']).where('device_id', '=', id).where('time', '>=', AT).orderBy('time').execute();
 
 /** Makes every insert into state_records fail (a store error) until `heal`. */
 const breakInserts = async (ctx: AppContext) => {
@@ -172,7 +172,7 @@ describe.each(WRITERS)('ingest ($name)', ({ kind, writerThread }) => {
       expect(await Promise.all(checks)).toEqual(sent.map(() => true));
       expect(ingest.counters).toMatchObject({ received: 50, stored: 50, duplicates: 0, pending: 0, commits: 3, failures: 0 });
       expect(await readings(ctx, 'OC-A1')).toHaveLength(25);
-      expect((await readings(ctx, 'OC-A1'))[0]).toEqual({ time: AT, rcp: 1.3, rcpi02: 21.5, hm_bp: '118/76' });
+      expect((await readings(ctx, 'OC-A1'))[0]).toEqual({ time: AT, rcp: 1.3, rcpi02: 21.5, hm_bp: '118/76', rap: 101.3 });
     } finally {
       await reader.close();
     }

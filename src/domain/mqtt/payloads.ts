@@ -72,8 +72,7 @@ const TEXT_MAX = 200;
 /**
  * `oc/{Id}/telemetry`: one state record, wire names as docs/product.md spells them. Only Time is required;
  * a device sends the readings it has. `RAP` (atmospheric pressure, kPa) follows the R-reading names
- * (RCP cabin pressure, RCT cabin temperature); it is accepted but not stored yet (the state records have
- * no column for it).
+ * (RCP cabin pressure, RCT cabin temperature).
  */
 export const telemetrySchema = z.strictObject({
   Time: timeSchema,

@@ -33,6 +33,12 @@ export const devicesConfig = defineResource({
     Online: { kind: 'boolean', views: ['list', 'filter', 'sort', 'show'] },
     LastSeen: { kind: 'datetime', views: ['show', 'filter', 'sort'] },
     UpdateTime: { kind: 'datetime', views: ['list', 'filter', 'sort', 'show'] },
+    /** The operation code of the running session (docs/ingest.md), none between sessions. */
+    SessionOC: { kind: 'text', maxLength: 32, views: ['filter', 'show'] },
+    /** Whether a session runs (SessionOC is set): a filter of the oxygen monitor. */
+    InSession: { kind: 'boolean', views: ['filter'] },
+    /** The newest reading (docs/ingest.md, "latest readings"), the one a live patch's Reading carries. */
+    Reading: { kind: 'reading', views: [] },
   },
   labels: {
     'zh-CN': {
@@ -49,6 +55,9 @@ export const devicesConfig = defineResource({
         Online: '在线',
         LastSeen: '最后在线时间',
         UpdateTime: '更新时间',
+        SessionOC: '当前会话',
+        Reading: '最新读数',
+        InSession: '会话中',
       },
       choices: {
         State: { Work: '工作中', Stop: '空闲', Repair: '维修中' },
@@ -69,6 +78,9 @@ export const devicesConfig = defineResource({
         Online: 'Online',
         LastSeen: 'Last seen',
         UpdateTime: 'Update time',
+        SessionOC: 'Current session',
+        Reading: 'Latest reading',
+        InSession: 'In session',
       },
       choices: {
         State: { Work: 'working', Stop: 'idle', Repair: 'repairing' },

@@ -5,7 +5,8 @@ import type { ResourceConfig } from '../types';
 const cell = (value: unknown, isTime: boolean): string => {
   if (value === undefined || value === null) return '';
   if (isTime && typeof value === 'number') return new Date(value).toISOString();
-  const text = Array.isArray(value) ? value.join(';') : String(value);
+  // A reading (an object) as its JSON, the wire's spelling of it.
+  const text = Array.isArray(value) ? value.join(';') : typeof value === 'object' ? JSON.stringify(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 

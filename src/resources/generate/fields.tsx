@@ -38,6 +38,7 @@ export const fieldElement = (
       ) : (
         <ReferenceField key={source} {...common} reference={field.reference} link="show" />
       );
+    case 'reading':
     case 'password':
       return null;
   }

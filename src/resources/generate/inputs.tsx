@@ -62,5 +62,8 @@ export const inputElement = (
         </ReferenceInput>
       );
     }
+    case 'reading':
+      // Its configuration allows no form or filter view, so no caller reaches this.
+      throw new Error(`${source}: a reading has no input`);
   }
 };

@@ -83,7 +83,9 @@ describe('generated list', () => {
     fireEvent.click(screen.getByRole('button', { name: '导出' }));
     await waitFor(() => expect(blobs).toHaveLength(1), wait);
     const [header, ...lines] = String(await blobs[0]?.text()).split('\r\n');
-    expect(header).toBe('Id,name,Type,Location,State,Permission,OrderNum,Emergency,Online,LastSeen,UpdateTime');
+    expect(header).toBe('Id,name,Type,Location,State,Permission,OrderNum,Emergency,Online,LastSeen,UpdateTime,SessionOC,InSession,Reading');
+    // The reading, last, as its JSON in one quoted cell.
+    expect(lines[0]).toMatch(/,"\{""Time"":\d+,.*\}"$/);
     expect(lines.map((line) => line.split(',')[0])).toEqual(['Id-019', 'Id-018', 'Id-017', 'Id-016', 'Id-015', 'Id-014', 'Id-013', 'Id-012', 'Id-011', 'Id-010']);
   });
 });

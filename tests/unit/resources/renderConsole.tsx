@@ -1,7 +1,8 @@
+import type { ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
-import { Admin, memoryStore, Resource } from 'react-admin';
+import { Admin, CustomRoutes, memoryStore, Resource } from 'react-admin';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { AccessCheck } from '../../../mocks/access';
 import { canAccess } from '../../../src/domain/policy';
@@ -22,13 +23,15 @@ interface Options {
   locale?: Locale;
   account?: string;
   policy?: AccessCheck;
+  /** Pages of the console beside the resources (react-admin's custom routes). */
+  routes?: ReactNode;
 }
 
 /**
  * The generated views in react-admin's `<Admin>`, as App.tsx will wire them: the console's providers
  * against the msw mocks, signed in as `account`, with the resources' messages merged into the catalogues.
  */
-export const renderConsole = async (path: string, { resources = RESOURCES, locale = 'zh-CN', account = 'admin', policy = canAccess }: Options = {}) => {
+export const renderConsole = async (path: string, { resources = RESOURCES, locale = 'zh-CN', account = 'admin', policy = canAccess, routes }: Options = {}) => {
   await loadLazyViews();
   const { http, tokens } = await mockSession(account, locale);
   const auth = createAuthProvider({ http, tokens });
@@ -55,6 +58,7 @@ export const renderConsole = async (path: string, { resources = RESOURCES, local
         {resources.map((resource) => (
           <Resource key={resource.name} {...resource} />
         ))}
+        {routes && <CustomRoutes>{routes}</CustomRoutes>}
       </Admin>
     </MemoryRouter>,
   );
