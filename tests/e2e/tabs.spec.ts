@@ -24,10 +24,14 @@ const openTabs = async (page: Page): Promise<(string | null)[]> => {
   return page.locator('[data-tab]').evaluateAll((tabs) => tabs.map((tab) => tab.getAttribute('data-tab')));
 };
 
-/** Opens a page the way a user does, from the side menu. */
+/**
+ * Opens a page the way a user does, from the side menu, and waits until it shows. A page whose code is
+ * still on its way when the next one is asked for is never shown, so it gets no tab either.
+ */
 const openFromMenu = async (page: Page, path: string) => {
   await page.getByTestId('console-menu').locator(`a[href="${path}"]`).click();
   await page.waitForURL(`**${path}`);
+  await page.locator(`[data-tab="${path}"]`).waitFor();
 };
 
 const tabAction = async (page: Page, tab: string, action: string) => {
