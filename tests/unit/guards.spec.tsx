@@ -10,8 +10,9 @@ describe('route guards (against the msw mocks)', () => {
     await screen.findByLabelText('用户名', {}, { timeout: 20_000 });
     expect(window.location.pathname + window.location.search).toBe('/login?redirect=%2Fother%2Forder-list&status=open');
     await signIn('user', 'User2026');
-    await screen.findByRole('heading', { name: '订单' }, { timeout: 20_000 }).catch(() => undefined);
     await waitFor(() => expect(window.location.pathname + window.location.search).toBe('/other/order-list?status=open'), { timeout: 20_000 });
+    // The page it came for shows, not just its address.
+    expect(await screen.findByRole('heading', { name: '订单' }, { timeout: 20_000 })).toBeTruthy();
     const menu = await screen.findByTestId('console-menu');
     expect(within(menu).queryByText('403')).toBeNull();
   });
