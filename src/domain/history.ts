@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * A chamber's readings over a range, as `GET /api/v1/devices/{Id}/history?from&to&points` answers them:
+ * at most `points` buckets per reading, each with its min, mean and max, from raw rows for short ranges
+ * and from the per-minute rollups for long ones (`source` says which). The console charts the mean as a
+ * line and min–max as a band; the CSV export of a range is made from the same answer.
+ */
+
+/** The numeric readings kept in history (blood pressure is charted as its systolic and diastolic parts). */
+export const HISTORY_READINGS = ['RCP', 'SP', 'RRD', 'RCPi02', 'RGPi02', 'RCT', 'RCRH', 'RAP', 'HmHR', 'HmSP02', 'HmBPSys', 'HmBPDia'] as const;
+export type HistoryReading = (typeof HISTORY_READINGS)[number];
+
+/** How many buckets a reading gets when the request does not say. */
+export const HISTORY_DEFAULT_POINTS = 1000;
+/** The most buckets one request may ask for. */
+export const HISTORY_MAX_POINTS = 5000;
+
+export const historyQuerySchema = z
+  .strictObject({
+    /** Epoch milliseconds, inclusive. */
+    from: z.coerce.number().int().nonnegative(),
+    /** Epoch milliseconds, exclusive. */
+    to: z.coerce.number().int().positive(),
+    points: z.coerce.number().int().min(1).max(HISTORY_MAX_POINTS).default(HISTORY_DEFAULT_POINTS),
+  })
+  .refine((query) => query.to > query.from, { path: ['to'], message: 'to must be after from' });
+export type HistoryQuery = z.infer<typeof historyQuerySchema>;
+
+/** One bucket: `t` its start (epoch ms), and the reading's min, mean and max over the readings in it. */
+const bucketSchema = z.strictObject({
+  t: z.number(),
+  min: z.number(),
+  mean: z.number(),
+  max: z.number(),
+  /** How many readings the bucket holds. */
+  n: z.number().int().positive(),
+});
+export type HistoryBucket = z.infer<typeof bucketSchema>;
+
+export const historyAnswerSchema = z.strictObject({
+  Id: z.string(),
+  from: z.number(),
+  to: z.number(),
+  /** The width of a bucket, ms (60,000 or a multiple of it when rollups answered). */
+  bucketMs: z.number().int().positive(),
+  source: z.enum(['raw', 'rollup']),
+  /** Per reading, its buckets in time order; a bucket with no reading of it is left out. */
+  series: z.partialRecord(z.enum(HISTORY_READINGS), z.array(bucketSchema)),
+});
+export type HistoryAnswer = z.infer<typeof historyAnswerSchema>;
