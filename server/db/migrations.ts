@@ -7,7 +7,7 @@ import type { Database, DatabaseKind } from './database';
  * 0002–0004 add devices and their assignment to accounts, orders and state records; the
  * values in their check constraints are written out here, not imported, so a migration never changes.
  * 0005 adds the audit trail; 0006 and 0007 what telemetry and commands keep; 0008 the
- * device list's sort indexes; 0009 the message box.
+ * device list's sort indexes; 0009 the message box; 0013 the device types, seeded with five named ones.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -281,6 +281,35 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       },
       async down(db: Kysely<unknown>) {
         await db.schema.alterTable('devices').dropColumn('in_session').execute();
+      },
+    },
+    '0013_device_types': {
+      async up(db: Kysely<unknown>) {
+        // Types 1 to 5 are fixed (a device's Type is 1–5); an admin edits their name and rated maximum (docs/device-types.md).
+        await db.schema
+          .createTable('device_types')
+          .addColumn('id', 'integer', (col) => col.primaryKey())
+          .addColumn('name', 'varchar(32)', (col) => col.notNull())
+          .addColumn('rated_max_ata', 'double precision', (col) => col.notNull().defaultTo(2.0))
+          .addColumn('updated_at', 'bigint', (col) => col.notNull())
+          .addCheckConstraint('device_types_id_range', sql`id between 1 and 5`)
+          .addCheckConstraint('device_types_rated_max_ata_range', sql`rated_max_ata between 1.0 and 3.0`)
+          .execute();
+        const at = Date.now();
+        const defaults: [number, string, number][] = [
+          [1, '单人软体舱', 1.3],
+          [2, '单人硬体舱', 1.5],
+          [3, '双人舱', 1.5],
+          [4, '多人舱', 1.5],
+          [5, '医用加压舱', 2.0],
+        ];
+        await (db as Kysely<{ device_types: { id: number; name: string; rated_max_ata: number; updated_at: number } }>)
+          .insertInto('device_types')
+          .values(defaults.map(([id, name, rated_max_ata]) => ({ id, name, rated_max_ata, updated_at: at })))
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('device_types').execute();
       },
     },
   };

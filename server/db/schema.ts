@@ -81,6 +81,15 @@ interface AccountDevicesTable {
   created_at: number;
 }
 
+/** A chamber model, a device's `type` (1–5, fixed): its name and rated maximum pressure (docs/device-types.md). */
+interface DeviceTypesTable {
+  id: number;
+  name: string;
+  /** Rated maximum cabin pressure, ATA (1.0–3.0). */
+  rated_max_ata: number;
+  updated_at: number;
+}
+
 /** A booking (docs/product.md, "Orders"). */
 interface OrdersTable {
   id: Generated<number>;
@@ -189,6 +198,7 @@ export interface DB {
   audit_log: AuditLogTable;
   device_commands: DeviceCommandsTable;
   messages: MessagesTable;
+  device_types: DeviceTypesTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -1,6 +1,7 @@
 import { accountsResource } from '../accounts/list';
 import { auditLogResource } from '../audit/list';
 import { deviceCommandsResource } from '../commands/list';
+import { deviceTypesResource } from '../device-types/list';
 import { devicesResource } from '../devices/list';
 import { ordersResource } from '../orders/list';
 import { stateRecordsResource } from '../telemetry/list';
@@ -18,6 +19,7 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   accountsResource,
   auditLogResource,
   deviceCommandsResource,
+  deviceTypesResource,
 ];
 
 /** The resources one API lists: `upstream` (the POST contract under API_PREFIX) or `rest` (/api/v1), by their configuration's adapter. */

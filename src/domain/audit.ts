@@ -21,13 +21,15 @@ export const AUDIT_ACTIONS = [
   'device.commandAcked',
   'device.commandRefused',
   'device.commandTimedOut',
+  // An admin's edit of a device type's name or rated maximum pressure (docs/device-types.md).
+  'deviceType.update',
   'order.used',
   'order.finished',
   'order.expired',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['account', 'device', 'order'] as const;
+export const AUDIT_TARGET_TYPES = ['account', 'device', 'deviceType', 'order'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** An entry as `GET /api/v1/audit-log` answers it (ra-data-simple-rest's shape: `id` first). */

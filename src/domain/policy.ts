@@ -52,6 +52,8 @@ const data = {
     edit: superAdministrator,
     delete: superAdministrator,
   },
+  // Every role sees devices, so every role reads their types' names and rated maxima; only the admin edits them.
+  'device-types': { ...readable, edit: superAdministrator },
   // The order list's route spells the last role 'clinet'; docs/product.md reads it as intended: all four roles.
   orders: readable,
   records: readable,

@@ -1,5 +1,6 @@
 import { accountsConfig } from './accounts/config';
 import { auditLogConfig } from './audit-log/config';
+import { deviceTypesConfig } from './device-types/config';
 import { devicesConfig } from './devices/config';
 import { ordersConfig } from './orders/config';
 import { stateRecordsConfig } from './state-records/config';
@@ -15,4 +16,5 @@ export const RESOURCE_CONFIGS: readonly ResourceConfig[] = [
   ordersConfig,
   accountsConfig,
   auditLogConfig,
+  deviceTypesConfig,
 ];

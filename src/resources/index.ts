@@ -1,5 +1,6 @@
 import { accounts } from './accounts';
 import { auditLog } from './audit-log';
+import { deviceTypes } from './device-types';
 import { devices } from './devices';
 import { orders } from './orders';
 import { stateRecords } from './state-records';
@@ -12,4 +13,5 @@ export const RESOURCES: readonly ConsoleResource[] = [
   orders,
   accounts,
   auditLog,
+  deviceTypes,
 ];

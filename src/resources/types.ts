@@ -39,6 +39,11 @@ interface NumberFieldConfig extends FieldBase {
   integer?: boolean;
   unit?: Unit;
   defaultValue?: number;
+  /**
+   * The resource whose record of that id names the value: a device's Type shows its type's name (the
+   * representation), is picked from those names, and is still stored and validated as the number.
+   */
+  namedBy?: string;
 }
 
 /** Choices are labelled per language in `labels[locale].choices[source][value]`. */
@@ -135,7 +140,8 @@ interface ConfigBase<F extends Fields> {
   /** react-admin resource name and policy key. */
   name: string;
   labels: Record<Locale, NoInfer<TypedResourceMessages<F>>>;
-  menu: { group: MenuGroup; order: number };
+  /** Its menu entry: the group and position, and the policy action a role needs to see it (`list` by default). */
+  menu: { group: MenuGroup; order: number; action?: 'list' | 'edit' };
   /** The field naming a record, or the fields that together do (a state record is its device and Time). */
   id: Source<F> | readonly Source<F>[];
   /** What a reference to a record shows. */

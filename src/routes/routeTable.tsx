@@ -54,10 +54,11 @@ export const routesFor = (role: Role | undefined): ConsoleRoute[] => ROUTES.filt
 
 /**
  * Resources declared by configuration that no path of the old console shows: they get a menu entry of their own at
- * `/<name>`, in the group and order their configuration names.
+ * `/<name>`, in the group and order their configuration names, for the roles allowed its menu action (reading it,
+ * unless the configuration names another: the device types are in the menu of who may edit them).
  */
 export const configuredResourcesFor = (role: Role | undefined, resources = RESOURCES, access = canAccess) =>
   resources
     .filter(({ name }) => !ROUTES.some((route) => route.resource === name))
-    .filter(({ name }) => access(role, { action: 'list', resource: name }))
+    .filter(({ name, options }) => access(role, { action: options.config.menu.action ?? 'list', resource: name }))
     .sort((a, b) => a.options.config.menu.order - b.options.config.menu.order);

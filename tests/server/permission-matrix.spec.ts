@@ -188,16 +188,18 @@ const byDevice: ListScope = { target: 'device', filterFor: (Id) => ({ Id: [Id] }
 
 /**
  * The scope of every resource the server lists, by policy key. `'below'`: its scope has a test of its
- * own at the end of this file (the audit log: entries of the subtree on devices the role sees). A
- * resource added to the registry without a line here fails this file.
+ * own at the end of this file (the audit log: entries of the subtree on devices the role sees);
+ * `'unscoped'`: every role it allows reads every record. A resource added to the registry without a line here fails this file.
  */
-const LIST_SCOPES: Readonly<Record<string, ListScope | 'below'>> = {
+const LIST_SCOPES: Readonly<Record<string, ListScope | 'below' | 'unscoped'>> = {
   devices: byDevice,
   'state-records': byDevice,
   orders: byDevice,
   accounts: { target: 'account', filterFor: (Account) => ({ Account }), ownerOf: (r) => String(r.Account) },
   'device-commands': byDevice,
   'audit-log': 'below',
+  // Five records of no device or account: every role allowed to list them reads them all.
+  'device-types': 'unscoped',
 };
 
 interface ListEndpoint {
@@ -222,7 +224,7 @@ const LISTS: readonly ListEndpoint[] = SERVED_RESOURCES.map(({ config }): ListEn
       policy,
       request: (filter) => upstream(path, { current: 1, pageSize: 1000, ...(filter === undefined ? {} : { filter }) }),
       read: (response) => response.json<{ data: { list: Record<string, unknown>[]; total: number } }>().data,
-      scope: scope === 'below' ? undefined : scope,
+      scope: typeof scope === 'string' ? undefined : scope,
     };
   }
   const url = `/api/v1/${config.path ?? config.name}?range=[0,999]`;
@@ -231,7 +233,7 @@ const LISTS: readonly ListEndpoint[] = SERVED_RESOURCES.map(({ config }): ListEn
     policy,
     request: (filter) => ({ method: 'GET', url: filter === undefined ? url : `${url}&filter=${encodeURIComponent(JSON.stringify(filter))}` }),
     read: (response) => ({ list: response.json<Record<string, unknown>[]>(), total: Number(/\/(\d+)$/.exec(String(response.headers['content-range']))?.[1]) }),
-    scope: scope === 'below' ? undefined : scope,
+    scope: typeof scope === 'string' ? undefined : scope,
   };
 });
 

@@ -1,3 +1,4 @@
+import { DEVICE_TYPE_MAX, DEVICE_TYPE_MIN } from '../../domain/deviceTypes';
 import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DEVICE_PERMISSIONS, DEVICE_STATES } from '../../domain/devices';
 import { defineResource } from '../types';
 
@@ -24,7 +25,7 @@ export const devicesConfig = defineResource({
   fields: {
     Id: { kind: 'text', maxLength: DEVICE_ID_MAX, pattern: DEVICE_ID_PATTERN, required: true, views: ['list', 'filter', 'sort', 'show'] },
     name: { kind: 'text', maxLength: 64, required: true, views: ['list', 'filter', 'sort', 'show', 'edit'] },
-    Type: { kind: 'number', integer: true, min: 1, max: 5, required: true, views: ['list', 'filter', 'sort', 'show', 'edit'] },
+    Type: { kind: 'number', integer: true, min: DEVICE_TYPE_MIN, max: DEVICE_TYPE_MAX, namedBy: 'device-types', required: true, views: ['list', 'filter', 'sort', 'show', 'edit'] },
     Location: { kind: 'text', maxLength: 128, required: true, views: ['list', 'filter', 'sort', 'show', 'edit'] },
     State: { kind: 'enum', choices: DEVICE_STATES, views: ['list', 'filter', 'sort', 'show'] },
     Permission: { kind: 'enum', choices: DEVICE_PERMISSIONS, views: ['list', 'filter', 'sort', 'show'] },
