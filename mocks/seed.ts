@@ -1,4 +1,5 @@
 import { fieldEntries, idFields, readableEntries, recordId, type RecordId, type WireRecord } from '../src/resources/model';
+import { DEFAULT_DEVICE_TYPES } from '../src/domain/deviceTypes';
 import { seededRandomFor, type Random } from '../src/domain/random';
 import type { FieldConfig, ResourceConfig } from '../src/resources/types';
 import { seededReading } from './readings';
@@ -9,8 +10,10 @@ export const MOCK_TOTAL = 55;
 export const MOCK_EPOCH = Date.UTC(2026, 0, 1, 8);
 const HOUR = 3_600_000;
 
-
-
+/** Tables whose records are fixed, not generated: the five device types, as the server's migration seeds them. */
+const FIXED_TABLES: Readonly<Record<string, () => WireRecord[]>> = {
+  'device-types': () => DEFAULT_DEVICE_TYPES.map((type) => ({ ...type, updatedAt: MOCK_EPOCH })),
+};
 
 const text = (source: string, index: number, { minLength = 0, maxLength }: { minLength?: number; maxLength: number }) =>
   `${source}-${String(index + 1).padStart(3, '0')}`.slice(0, maxLength).padEnd(minLength, '0');
@@ -45,13 +48,15 @@ const valueFor = (field: FieldConfig, source: string, index: number, random: Ran
 const pick = (ids: readonly RecordId[], random: Random) => ids[Math.floor(random() * ids.length)];
 
 /**
- * MOCK_TOTAL records per resource, deterministic per resource name, every value within its field's
+ * MOCK_TOTAL records per resource (the fixed tables aside), deterministic per resource name, every value within its field's
  * kind and limits (the seed test checks them against the resource schema); references point at
  * seeded records of the referenced resource.
  */
 export const seedTables = (configs: readonly ResourceConfig[]): Map<string, WireRecord[]> => {
   const tables = new Map(
     configs.map((config) => {
+      const fixed = Object.hasOwn(FIXED_TABLES, config.name) ? FIXED_TABLES[config.name] : undefined;
+      if (fixed) return [config.name, fixed()];
       const random = seededRandomFor(config.name);
       const ids = idFields(config);
       const records = Array.from({ length: MOCK_TOTAL }, (_, index) =>

@@ -28,3 +28,16 @@ export type RatedMaxima = ReadonlyMap<number, number>;
 /** The rated maximum of `type`, or the default for a type the map does not hold. */
 export const ratedMaxAtaIn = (maxima: RatedMaxima, type: number | undefined): number =>
   (type === undefined ? undefined : maxima.get(type)) ?? DEFAULT_RATED_MAX_ATA;
+
+/**
+ * The five types a new store starts with (migration 0013 writes the same values out; docs/device-types.md):
+ * micro-pressure chamber models, rated 1.3 ATA for the soft single-seat chamber, 1.5 ATA for hard ones and
+ * 2.0 ATA for the medical pressurisation chamber.
+ */
+export const DEFAULT_DEVICE_TYPES: readonly Omit<DeviceType, 'updatedAt'>[] = [
+  { id: 1, name: '单人软体舱', ratedMaxAta: 1.3 },
+  { id: 2, name: '单人硬体舱', ratedMaxAta: 1.5 },
+  { id: 3, name: '双人舱', ratedMaxAta: 1.5 },
+  { id: 4, name: '多人舱', ratedMaxAta: 1.5 },
+  { id: 5, name: '医用加压舱', ratedMaxAta: 2.0 },
+];

@@ -51,6 +51,14 @@ describe('rangeMark: the alarm thresholds of docs/product.md, at each boundary',
     expect(rangeMark({ Time: T, RCT: 17 }, 'RCT')).toEqual({ level: 'medium', comparison: 'outside', limit: [18, 26] });
   });
 
+  it("marks the cabin pressure against the device type's rated maximum", () => {
+    const soft = { ratedMaxAta: 1.3 };
+    expect(rangeMark({ Time: T, RCP: 1.3, SP: 1.3 }, 'RCP', soft)).toBeUndefined();
+    expect(rangeMark({ Time: T, RCP: 1.31, SP: 1.3 }, 'RCP', soft)).toEqual({ level: 'high', comparison: 'above', limit: 1.3 });
+    expect(rangeMark({ Time: T, RCP: 1.31, SP: 1.3 }, 'RCP')).toBeUndefined();
+    expect(rangeMark({ Time: T, RCP: 2.4, SP: 2.4 }, 'RCP', { ratedMaxAta: 2.5 })).toBeUndefined();
+  });
+
   it('marks nothing a reading lacks', () => {
     expect(rangeMark({ Time: T }, 'RCPi02')).toBeUndefined();
     expect(rangeMark({ Time: T }, 'HmBP')).toBeUndefined();

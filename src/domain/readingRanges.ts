@@ -1,4 +1,5 @@
 import { systolicOf } from './bloodPressure';
+import { DEFAULT_RATED_MAX_ATA } from './deviceTypes';
 import type { Telemetry } from './mqtt/payloads';
 
 /**
@@ -20,15 +21,20 @@ export const VITAL_READINGS: readonly MarkedReading[] = ['HmSP02', 'HmHR', 'HmBP
 
 type Limit = number | readonly [low: number, high: number];
 
+/** What a mark depends on beyond the reading: the device's type. */
+export interface RangeContext {
+  /** The rated maximum pressure of the device's type, ATA (docs/device-types.md). */
+  ratedMaxAta: number;
+}
+
+const DEFAULT_CONTEXT: RangeContext = { ratedMaxAta: DEFAULT_RATED_MAX_ATA };
+
 interface Band {
   level: RangeLevel;
   comparison: RangeComparison;
-  /** The limit, or how to find it in the reading (the set point); undefined when the reading lacks it. */
-  limit: Limit | ((reading: Telemetry) => number | undefined);
+  /** The limit, or how to find it in the reading (the set point) or the device's type; undefined when the reading lacks it. */
+  limit: Limit | ((reading: Telemetry, context: RangeContext) => number | undefined);
 }
-
-/** The type's rated maximum pressure, ATA (the rule's default until rules are kept per device type). */
-const RATED_MAX_ATA = 2.0;
 /** How far above its set point the cabin pressure may be, ATA. */
 const ABOVE_SET_POINT_ATA = 0.1;
 
@@ -39,7 +45,7 @@ export const READING_RANGES: Readonly<Record<MarkedReading, readonly Band[]>> = 
     { level: 'medium', comparison: 'atLeast', limit: 23.0 },
   ],
   RCP: [
-    { level: 'high', comparison: 'above', limit: RATED_MAX_ATA },
+    { level: 'high', comparison: 'above', limit: (_reading, { ratedMaxAta }) => ratedMaxAta },
     // Rounded to the reading's hundredths, so 1.3 + 0.1 is 1.4 and not 1.4000000000000001.
     { level: 'medium', comparison: 'above', limit: (reading) => (reading.SP === undefined ? undefined : Math.round((reading.SP + ABOVE_SET_POINT_ATA) * 100) / 100) },
   ],
@@ -84,12 +90,15 @@ const testedValue = (reading: Telemetry, field: MarkedReading): number | undefin
   return typeof value === 'string' ? systolicOf(value) : undefined;
 };
 
-/** The mark of `field` in `reading`, or undefined when its value is missing or normal. */
-export const rangeMark = (reading: Telemetry, field: MarkedReading): RangeMark | undefined => {
+/**
+ * The mark of `field` in `reading`, or undefined when its value is missing or normal; the cabin pressure is
+ * marked against the device type's rated maximum (the default type's, 2.0 ATA, when the caller has none).
+ */
+export const rangeMark = (reading: Telemetry, field: MarkedReading, context: RangeContext = DEFAULT_CONTEXT): RangeMark | undefined => {
   const value = testedValue(reading, field);
   if (value === undefined) return undefined;
   for (const band of READING_RANGES[field]) {
-    const limit = typeof band.limit === 'function' ? band.limit(reading) : band.limit;
+    const limit = typeof band.limit === 'function' ? band.limit(reading, context) : band.limit;
     if (limit !== undefined && crosses(value, band.comparison, limit)) return { level: band.level, comparison: band.comparison, limit };
   }
   return undefined;

@@ -216,6 +216,7 @@ export const appEnUS = {
       columns: {
         Id: 'ID',
         name: 'Name',
+        Type: 'Type',
         Location: 'Site',
         State: 'Status',
         Online: 'Online / last seen',

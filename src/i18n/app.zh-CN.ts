@@ -214,6 +214,7 @@ export const appZhCN = {
       columns: {
         Id: '编号',
         name: '名称',
+        Type: '类型',
         Location: '位置',
         State: '状态',
         Online: '在线 / 最后在线',

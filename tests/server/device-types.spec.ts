@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { DeviceType } from '../../src/domain/deviceTypes';
+import { DEFAULT_DEVICE_TYPES, type DeviceType } from '../../src/domain/deviceTypes';
 import { ratedMaxAtaOf } from '../../server/device-types/ratedMax';
 import { demoTokens, useFleetApp, type DemoName } from './fleet';
 import { STORE_KINDS, useStore } from './stores';
@@ -10,14 +10,6 @@ import { STORE_KINDS, useStore } from './stores';
  * every role, edited by the super administrator only, each edit audited, bad input refused naming the
  * field in the caller's language; and the rated maximum the alarms read.
  */
-
-const DEFAULTS = [
-  { id: 1, name: '单人软体舱', ratedMaxAta: 1.3 },
-  { id: 2, name: '单人硬体舱', ratedMaxAta: 1.5 },
-  { id: 3, name: '双人舱', ratedMaxAta: 1.5 },
-  { id: 4, name: '多人舱', ratedMaxAta: 1.5 },
-  { id: 5, name: '医用加压舱', ratedMaxAta: 2.0 },
-];
 
 describe.each(STORE_KINDS)('device types (%s)', (kind) => {
   const store = useStore(kind);
@@ -40,7 +32,7 @@ describe.each(STORE_KINDS)('device types (%s)', (kind) => {
       expect(response.statusCode, role).toBe(200);
       expect(response.headers['content-range'], role).toBe('device-types 0-4/5');
       const types = response.json<DeviceType[]>();
-      expect(types.map(({ id, name, ratedMaxAta }) => ({ id, name, ratedMaxAta })), role).toEqual(DEFAULTS);
+      expect(types.map(({ id, name, ratedMaxAta }) => ({ id, name, ratedMaxAta })), role).toEqual(DEFAULT_DEVICE_TYPES);
       for (const type of types) expect(type.updatedAt, role).toBeGreaterThan(0);
     }
   });

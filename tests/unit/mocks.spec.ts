@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { MOCK_ACK_MS } from '../../mocks/deviceCommands';
 import { createMockServer } from '../../mocks/node';
 import { MOCK_TOTAL, seedTables } from '../../mocks/seed';
+import { DEFAULT_DEVICE_TYPES } from '../../src/domain/deviceTypes';
 import { CMD_ID_PATTERN } from '../../src/domain/mqtt/payloads';
 import { RESOURCE_CONFIGS } from '../../src/resources/configs';
 import type { DeviceCommandRecord } from '../../src/resources/devices/requests';
@@ -19,11 +20,19 @@ afterAll(() => server.close());
 describe('seeded mock data', () => {
   const tables = seedTables(RESOURCE_CONFIGS);
 
-  it.each(RESOURCE_CONFIGS.map((config) => [config.name, config] as const))('%s: 55 records within every field\'s kind and limits, unique ids', (name, config) => {
+  const generated = RESOURCE_CONFIGS.filter((config) => config.name !== 'device-types');
+  it.each(generated.map((config) => [config.name, config] as const))('%s: 55 records within every field\'s kind and limits, unique ids', (name, config) => {
     const records = tables.get(name) ?? [];
     expect(records).toHaveLength(MOCK_TOTAL);
     for (const record of records) expect(recordSchema(config).strict().safeParse(record).error).toBeUndefined();
     expect(new Set(records.map((record) => recordId(config, record))).size).toBe(MOCK_TOTAL);
+  });
+
+  it('holds the five named device types the server starts with, not generated ones', () => {
+    const types = tables.get('device-types') ?? [];
+    expect(types.map(({ id, name, ratedMaxAta }) => ({ id, name, ratedMaxAta }))).toEqual(DEFAULT_DEVICE_TYPES);
+    const config = RESOURCE_CONFIGS.find(({ name }) => name === 'device-types');
+    for (const record of types) expect(config && recordSchema(config).strict().safeParse(record).error).toBeUndefined();
   });
 
   it('is the same on every run', () => {

@@ -2,6 +2,7 @@ import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import { Box, Checkbox, TableCell, TableRow, Typography } from '@mui/material';
 import { memo, type ReactNode } from 'react';
 import { useLocaleState, useTranslate, type Identifier, type RaRecord } from 'react-admin';
+import { DEFAULT_RATED_MAX_ATA, type DeviceType } from '../../domain/deviceTypes';
 import type { Telemetry } from '../../domain/mqtt/payloads';
 import { rangeMark, READING_RANGES, VITAL_READINGS, type MarkedReading } from '../../domain/readingRanges';
 import { MONITOR_COLUMNS, type MonitorColumn, type ReadingColumn } from './columns';
@@ -11,6 +12,7 @@ import { ReadingMark } from './ReadingMark';
 export interface MonitoredDevice extends RaRecord {
   Id: string;
   name: string;
+  Type: number;
   Location: string;
   State: string;
   OrderNum?: string | null;
@@ -27,6 +29,8 @@ const nowrap = { whiteSpace: 'nowrap' } as const;
 
 interface MonitorRowProps {
   record: MonitoredDevice;
+  /** The device's type, for its name and the rated maximum its pressure is marked against; undefined until the types are read. */
+  deviceType: DeviceType | undefined;
   selected: boolean;
   onToggle: (id: Identifier) => void;
   onOpen: (id: Identifier) => void;
@@ -36,7 +40,7 @@ interface MonitorRowProps {
  * One chamber. Memoised: a live patch replaces only the patched device's record in the query cache
  * (src/providers/live/cache.ts), so only that row renders again; the others keep their props.
  */
-export const MonitorRow = memo(function MonitorRow({ record, selected, onToggle, onOpen }: MonitorRowProps) {
+export const MonitorRow = memo(function MonitorRow({ record, deviceType, selected, onToggle, onOpen }: MonitorRowProps) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const reading = record.Reading ?? undefined;
@@ -53,7 +57,7 @@ export const MonitorRow = memo(function MonitorRow({ record, selected, onToggle,
     const digits = column.digits ?? 0;
     const raw = reading[column.key];
     const text = column.key === 'RCP' ? `${number(reading.RCP, digits)} / ${number(reading.SP, digits)}` : typeof raw === 'number' ? number(raw, digits) : (raw ?? '');
-    const mark = isMarked(column.key) ? rangeMark(reading, column.key) : undefined;
+    const mark = isMarked(column.key) ? rangeMark(reading, column.key, { ratedMaxAta: deviceType?.ratedMaxAta ?? DEFAULT_RATED_MAX_ATA }) : undefined;
     return mark ? <ReadingMark mark={mark} unit={unit(column)} digits={column.key === 'RCP' ? 2 : digits}>{text}</ReadingMark> : text;
   };
 
@@ -82,6 +86,8 @@ export const MonitorRow = memo(function MonitorRow({ record, selected, onToggle,
         return record.Id;
       case 'name':
         return record.name;
+      case 'Type':
+        return deviceType?.name ?? record.Type;
       case 'Location':
         return record.Location;
       case 'State':

@@ -2,6 +2,7 @@ import { Checkbox, Table, TableBody, TableCell, TableContainer, TableHead, Table
 import { useCallback, useMemo } from 'react';
 import { useCreatePath, useListContext, useTranslate, type Identifier } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
+import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 import { MONITOR_COLUMNS, type MonitorColumn } from './columns';
 import { MonitorRow, type MonitoredDevice } from './MonitorRow';
 
@@ -16,6 +17,7 @@ const nowrap = { whiteSpace: 'nowrap' } as const;
 export const MonitorTable = () => {
   const translate = useTranslate();
   const { data, sort, setSort, selectedIds, onToggleItem, onSelect } = useListContext<MonitoredDevice>();
+  const deviceTypes = useDeviceTypes();
   const createPath = useCreatePath();
   const navigate = useNavigate();
   const open = useCallback((id: Identifier) => navigate(createPath({ resource: 'devices', id, type: 'show' })), [navigate, createPath]);
@@ -63,7 +65,7 @@ export const MonitorTable = () => {
         </TableHead>
         <TableBody>
           {rows.map((record) => (
-            <MonitorRow key={record.id} record={record} selected={selected.has(record.id)} onToggle={onToggleItem} onOpen={open} />
+            <MonitorRow key={record.id} record={record} deviceType={deviceTypes.get(record.Type)} selected={selected.has(record.id)} onToggle={onToggleItem} onOpen={open} />
           ))}
         </TableBody>
       </Table>

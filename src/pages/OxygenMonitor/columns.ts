@@ -4,7 +4,7 @@ import type { Unit } from '../../resources/types';
 /** The readings a row shows from the device's latest telemetry, in the order of the table. */
 export type ReadingColumn = MarkedReading | 'RGPi02' | 'RAP' | 'RRD';
 
-type MonitorColumnKey = 'Id' | 'name' | 'Location' | 'State' | 'Online' | 'OrderNum' | ReadingColumn | 'Emergency';
+type MonitorColumnKey = 'Id' | 'name' | 'Type' | 'Location' | 'State' | 'Online' | 'OrderNum' | ReadingColumn | 'Emergency';
 
 export interface MonitorColumn {
   key: MonitorColumnKey;
@@ -17,13 +17,14 @@ export interface MonitorColumn {
 }
 
 /**
- * The oxygen monitor's columns (docs/monitoring.md), in the order an operator reads a chamber: who it is,
+ * The oxygen monitor's columns (docs/monitoring.md), in the order an operator reads a chamber: who and what it is,
  * whether it is reachable and in session, the pressure against its set point, the cabin air, the occupant,
  * the time left, and emergency depressurisation.
  */
 export const MONITOR_COLUMNS: readonly MonitorColumn[] = [
   { key: 'Id', sortable: true },
   { key: 'name', sortable: true },
+  { key: 'Type', sortable: true },
   { key: 'Location', sortable: true },
   { key: 'State', sortable: true },
   { key: 'Online', sortable: true },

@@ -42,6 +42,14 @@ export const inputElement = (
     case 'password':
       return <PasswordInput key={inputSource} {...common} autoComplete="new-password" />;
     case 'number':
+      // Picked by the name of the record it stands for (a device type), stored as the number.
+      if (field.namedBy) {
+        return (
+          <ReferenceInput key={inputSource} {...common} reference={field.namedBy}>
+            <SelectInput label={label} />
+          </ReferenceInput>
+        );
+      }
       return <NumberInput key={inputSource} {...common} min={field.min} max={field.max} step={field.integer ? 1 : 0.01} />;
     case 'enum':
       return <SelectInput key={inputSource} {...common} choices={choicesOf(config, source, field)} />;

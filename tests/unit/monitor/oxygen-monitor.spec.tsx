@@ -6,6 +6,7 @@ import { Route } from 'react-router-dom';
 import { AdminContext, ListContextProvider, useList } from 'react-admin';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import { createMockServer } from '../../../mocks/node';
+import { DEFAULT_DEVICE_TYPES, type DeviceType } from '../../../src/domain/deviceTypes';
 import { LOCALES, type Locale } from '../../../src/domain/locales';
 import { chinese } from '../../../src/i18n';
 import { english } from '../../../src/i18n/en-US';
@@ -42,18 +43,20 @@ describe('the oxygen monitor against the mocks', () => {
     expect(cell('Id-001', 'RCPi02').querySelector('[data-mark], svg')).toBeNull();
     expect(cell('Id-001', 'RAP').textContent).toMatch(/^1\d\d\.\d$/);
     expect(getComputedStyle(cell('Id-001', 'Id')).whiteSpace).toBe('nowrap');
+    // Types by name, as the device types resource names them.
+    await waitFor(() => expect(DEFAULT_DEVICE_TYPES.map(({ name }) => name)).toContain(cell('Id-001', 'Type').textContent), wait);
   });
 });
 
 // Both catalogues already hold the resources' labels.
 const i18nProvider = (locale: Locale) => polyglotI18nProvider((l) => (l === 'en-US' ? english : chinese), locale, [...LOCALES]);
 
-const renderRow = (record: MonitoredDevice) =>
+const renderRow = (record: MonitoredDevice, deviceType?: DeviceType) =>
   render(
     <AdminContext i18nProvider={i18nProvider('en-US')}>
       <Table>
         <TableBody>
-          <MonitorRow record={record} selected={false} onToggle={() => undefined} onOpen={() => undefined} />
+          <MonitorRow record={record} deviceType={deviceType} selected={false} onToggle={() => undefined} onOpen={() => undefined} />
         </TableBody>
       </Table>
     </AdminContext>,
@@ -63,6 +66,7 @@ const DEVICE: MonitoredDevice = {
   id: 'OC-1',
   Id: 'OC-1',
   name: 'North One',
+  Type: 2,
   Location: 'Hall A',
   State: 'Work',
   Online: true,
@@ -82,6 +86,12 @@ describe('a row of the oxygen monitor', () => {
     expect(within(pressure).getByTestId('WarningAmberIcon')).toBeTruthy();
     expect(cell('OC-1', 'HmSP02').querySelector('[data-mark="high"]')?.getAttribute('title')).toBe('High priority: < 90 %');
     expect(cell('OC-1', 'RRD').textContent).toBe('42');
+  });
+
+  it("shows the type's name, and marks the pressure against the type's rated maximum", () => {
+    renderRow({ ...DEVICE, Reading: { Time: 1_767_600_000_000, RCP: 1.52, SP: 1.5 } }, { id: 2, name: 'Hard single-seat', ratedMaxAta: 1.5, updatedAt: 0 });
+    expect(cell('OC-1', 'Type').textContent).toBe('Hard single-seat');
+    expect(cell('OC-1', 'RCP').querySelector('[data-mark="high"]')?.getAttribute('title')).toBe('High priority: > 1.50 ATA');
   });
 
   it('shows the vitals only while a session runs', () => {
