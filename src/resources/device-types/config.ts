@@ -10,7 +10,7 @@ import { defineResource } from '../types';
 export const deviceTypesConfig = defineResource({
   name: 'device-types',
   // Only who may edit the types finds them in the menu; the others see them as the devices' type names.
-  menu: { group: 'list', order: 40, action: 'edit' },
+  menu: { group: 'list', order: 50, action: 'edit' },
   id: 'id',
   representation: 'name',
   defaultSort: { field: 'id', order: 'ASC' },

@@ -1,9 +1,13 @@
 import { useState, type MouseEvent } from 'react';
-import { Menu, MenuItem } from '@mui/material';
+import { Box, Menu, MenuItem } from '@mui/material';
+import LockIcon from '@mui/icons-material/Lock';
+import LockOpenIcon from '@mui/icons-material/LockOpen';
+import SyncAltIcon from '@mui/icons-material/SyncAlt';
 import { useMutation } from '@tanstack/react-query';
-import { Button, useCanAccess, useDataProvider, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { useCanAccess, useDataProvider, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { DEVICE_STATES, type DeviceState } from '../../domain/devices';
+import { RowAction } from '../generate/RowAction';
 import { DeviceSettings } from './DeviceSettings';
 import { useCommandFeedback } from './useCommandFeedback';
 
@@ -29,8 +33,8 @@ const useDeviceCommand = (Id: string) => {
 };
 
 /**
- * A device row's commands: switch its permission, set its state, change its settings; each shown only to
- * roles the policy allows.
+ * A device row's commands: switch its permission, set its state, change its settings; each an icon named
+ * in its tooltip, shown only to roles the policy allows.
  */
 export const DeviceCommands = () => {
   const record = useRecordContext();
@@ -44,17 +48,18 @@ export const DeviceCommands = () => {
   // The row opens the device on click; a command (and its dialog, a portal in the same React tree) must not.
   const keepInRow = (event: MouseEvent) => event.stopPropagation();
   return (
-    <span onClick={keepInRow}>
+    <Box component="span" onClick={keepInRow} sx={{ display: 'inline-flex', alignItems: 'center', whiteSpace: 'nowrap' }}>
       {mayPermit && (
-        <Button
+        <RowAction
           label={record.Permission === 'Open' ? 'crud.commands.close' : 'crud.commands.open'}
+          icon={record.Permission === 'Open' ? <LockIcon /> : <LockOpenIcon />}
           disabled={command.isPending}
           onClick={() => command.mutate({ kind: 'permission' })}
         />
       )}
       {mayChangeState && (
         <>
-          <Button label="crud.commands.setState" disabled={command.isPending} onClick={(event) => setMenuAnchor(event.currentTarget)} />
+          <RowAction label="crud.commands.setState" icon={<SyncAltIcon />} disabled={command.isPending} onClick={(event) => setMenuAnchor(event.currentTarget)} />
           <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)}>
             {DEVICE_STATES.map((State) => (
               <MenuItem
@@ -72,6 +77,6 @@ export const DeviceCommands = () => {
         </>
       )}
       {mayChangeSettings && <DeviceSettings record={record} />}
-    </span>
+    </Box>
   );
 };

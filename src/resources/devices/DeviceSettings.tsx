@@ -6,6 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, Form, NumberInput, SaveButton, SelectInput, useDataProvider, useRefresh, useTranslate, type RaRecord } from 'react-admin';
 import { RANGES, SETTINGS_FIELDS, SPEEDS } from '../../domain/mqtt/payloads';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
+import { RowAction } from '../generate/RowAction';
 import { formValidator } from '../validation';
 import { changeSettingsBodySchema, hasSettings, type ChangeSettingsBody, type Settings } from './requests';
 import { useCommandFeedback } from './useCommandFeedback';
@@ -61,9 +62,7 @@ export const DeviceSettings = ({ record }: { record: RaRecord }) => {
     `${RANGES[field].min}–${RANGES[field].max} ${translate(`crud.units.${unit}`)}`;
   return (
     <>
-      <Button label="app.commands.settings" onClick={() => setOpen(true)} disabled={send.isPending}>
-        <TuneIcon />
-      </Button>
+      <RowAction label="app.commands.settings" icon={<TuneIcon />} onClick={() => setOpen(true)} disabled={send.isPending} />
       <Dialog open={open} onClose={close} aria-labelledby="device-settings-title" maxWidth="xs" fullWidth>
         <Form record={{}} onSubmit={save} validate={validate} noValidate>
           <DialogTitle id="device-settings-title">{translate('app.commands.settingsTitle', { device: `${Id} · ${String(record.name ?? '')}` })}</DialogTitle>

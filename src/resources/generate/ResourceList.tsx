@@ -1,15 +1,19 @@
 import { useMemo, type ComponentType } from 'react';
+import EditIcon from '@mui/icons-material/Edit';
+import { Box } from '@mui/material';
 import {
   CanAccess,
   CreateButton,
   DatagridConfigurable,
   DeleteButton,
-  EditButton,
   ExportButton,
   FilterButton,
   List,
   SelectColumnsButton,
   TopToolbar,
+  useCreatePath,
+  useRecordContext,
+  useResourceContext,
   useTranslate,
 } from 'react-admin';
 import { fieldEntries, idFields, serves, shows } from '../model';
@@ -19,6 +23,7 @@ import { csvExporter } from './exporter';
 import { fieldElement } from './fields';
 import { filterElements } from './filters';
 import { useLabels } from './labels';
+import { RowAction } from './RowAction';
 
 const ListActions = ({ config }: { config: ResourceConfig }) => (
   <TopToolbar>
@@ -38,13 +43,26 @@ interface RowActionsProps {
   label: string;
 }
 
-/** The resource's own row buttons, then edit and delete; each asks canAccess itself and hides when the role may not. */
+/** The record's edit form as a row icon, for roles the policy lets edit. */
+const EditAction = () => {
+  const resource = useResourceContext();
+  const record = useRecordContext();
+  const createPath = useCreatePath();
+  if (!record) return null;
+  return (
+    <CanAccess action="edit" record={record}>
+      <RowAction label="ra.action.edit" icon={<EditIcon />} to={createPath({ resource, id: record.id, type: 'edit' })} />
+    </CanAccess>
+  );
+};
+
+/** The resource's own row buttons, then edit and delete, on one line; each asks canAccess itself and hides when the role may not. */
 const RowActions = ({ config, extra: Extra }: RowActionsProps) => (
-  <>
+  <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', whiteSpace: 'nowrap' }}>
     {Extra && <Extra />}
-    {serves(config, 'edit') && <EditButton />}
+    {serves(config, 'edit') && <EditAction />}
     {serves(config, 'delete') && <DeleteButton mutationMode="pessimistic" />}
-  </>
+  </Box>
 );
 
 /**

@@ -26,16 +26,14 @@ describe('generated edit', () => {
   });
 
   it.each([
-    ['zh-CN', '保存', '名称', '类型', '必填', '不能大于 5'],
-    ['en-US', 'Save', 'Name', 'Type', 'Required', 'Must be at most 5'],
-  ] as const)('says what is wrong, from the schema, in %s', async (locale, saveLabel, nameLabel, typeLabel, required, tooBig) => {
+    ['zh-CN', '保存', '名称', '必填'],
+    ['en-US', 'Save', 'Name', 'Required'],
+  ] as const)('says what is wrong, from the schema, in %s', async (locale, saveLabel, nameLabel, required) => {
     await renderConsole('/devices/Id-004', { locale });
     await waitFor(() => expect(input(nameLabel).value).toBe('name-004'), wait);
     type(nameLabel, '');
-    type(typeLabel, '9');
     await submit(saveLabel);
     expect(await screen.findByText(required, {}, wait)).toBeTruthy();
-    expect(screen.getByText(tooBig)).toBeTruthy();
   });
 });
 
