@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { deviceRestRoutes } from '../devices/rest';
+import { fleetRoutes } from '../fleet/routes';
 import { livePlugin } from '../live/plugin';
 import { servedBy } from '../resources/registry';
 import { restErrorHandler, restNotFound } from './errors';
@@ -23,6 +24,7 @@ export const restPlugin: FastifyPluginAsync = async (app) => {
   app.all('/*', restNotFound);
   await app.register(deviceRestRoutes);
   await app.register(livePlugin);
+  await app.register(fleetRoutes);
   // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id.
   for (const resource of servedBy('rest')) registerRestList(app, resource);
 };
