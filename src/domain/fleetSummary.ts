@@ -21,9 +21,8 @@ export const FLEET_SUMMARY_PATH = 'fleet/summary';
 export const fleetSummaryQuerySchema = z.strictObject({
   tz: z.coerce.number().int().min(-840).max(720).default(0),
 });
-export type FleetSummaryQuery = z.infer<typeof fleetSummaryQuerySchema>;
 
-export const HOURS_PER_DAY = 24;
+const HOURS_PER_DAY = 24;
 const HOUR_MS = 3_600_000;
 const DAY_MS = HOURS_PER_DAY * HOUR_MS;
 const MINUTE_MS = 60_000;

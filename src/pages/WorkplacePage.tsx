@@ -31,14 +31,14 @@ const Welcome = ({ user }: { user: SignedInUser }) => {
 };
 
 /** The fleet's figures now and today, each a link to its filtered list, and the utilisation over the day. */
-const FleetOverview = () => {
+const FleetOverview = ({ role }: { role: SignedInUser['role'] }) => {
   const translate = useTranslate();
   const { data, error } = useFleetSummary();
   if (error) return <Typography color="error">{translate('app.workplace.failed')}</Typography>;
   if (!data) return <Loading />;
   return (
     <>
-      <FleetFigures summary={data} />
+      <FleetFigures summary={data} role={role} />
       <Card variant="outlined">
         <CardContent>
           <Typography variant="h6" component="h2">
@@ -61,11 +61,12 @@ export const WorkplacePage = () => {
   const translate = useTranslate();
   const { identity, isPending } = useGetIdentity();
   if (isPending || !identity) return <Loading />;
+  const user = identity as unknown as SignedInUser;
   return (
     <Stack spacing={3} sx={{ mt: 2, mb: 2 }}>
       <Title title={translate('app.menu.workplace')} />
-      <Welcome user={identity as unknown as SignedInUser} />
-      <FleetOverview />
+      <Welcome user={user} />
+      <FleetOverview role={user.role} />
       <MyChambers />
     </Stack>
   );

@@ -77,7 +77,7 @@ describe('the workplace in Chromium against the real server', () => {
     }
     expect(await page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker)).toBe('no reload');
 
-    await page.getByTestId('figure-offline').click();
+    await page.getByTestId('figure-offline-link').click();
     await page.waitForURL('**/list/device-manager?**');
     expect(JSON.parse(new URL(page.url()).searchParams.get('filter') ?? '{}')).toEqual({ Online: false });
     await page.getByRole('row').filter({ hasText: `Workplace ${CHAMBERS[1] ?? ''}` }).waitFor();

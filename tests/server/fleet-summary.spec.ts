@@ -1,10 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fleetSummarySchema, type FleetSummary } from '../../src/domain/fleetSummary';
+import type { FastifyInstance } from 'fastify';
+import { CHAMBER_FIGURE_FILTERS, fleetSummarySchema, orderFigureFilters, type FleetSummary } from '../../src/domain/fleetSummary';
 import { createBooking } from '../../server/orders/create-booking';
 import { endSession } from '../../server/orders/session-end';
 import { startSession } from '../../server/orders/session-start';
 import { expireOverdue } from '../../server/orders/expiry';
 import { demoTokens, seedFleet, type DemoName } from './fleet';
+import { call, envelope } from './http';
 import { HOUR, STORE_KINDS, useStore } from './stores';
 
 /**
@@ -20,6 +22,7 @@ const NOW = DAY + 14.5 * HOUR;
 describe.each(STORE_KINDS)('the fleet summary (%s)', (kind) => {
   const store = useStore(kind);
   let tokens: Record<DemoName, string>;
+  let app: FastifyInstance;
   let summary: (who: DemoName, query?: string) => Promise<FleetSummary>;
 
   beforeEach(async () => {
@@ -48,7 +51,7 @@ describe.each(STORE_KINDS)('the fleet summary (%s)', (kind) => {
     await ctx.db.updateTable('devices').set({ session_oc: 'A1-NOW' }).where('id', '=', 'OC-A1').execute();
     await ctx.db.updateTable('devices').set({ session_oc: 'B2-TEST' }).where('id', '=', 'OC-B2').execute();
 
-    const app = await store.app({ now: () => NOW });
+    app = await store.app({ now: () => NOW });
     tokens = await demoTokens(app);
     summary = async (who, query = `tz=${CHINA}`) => {
       const response = await app.inject({ method: 'GET', url: `/api/v1/fleet/summary?${query}`, headers: { authorization: `Bearer ${tokens[who]}` } });
@@ -96,10 +99,34 @@ describe.each(STORE_KINDS)('the fleet summary (%s)', (kind) => {
     expect(second.utilisation[14]).toBeCloseTo(0.5, 6);
   });
 
+  it('counts what the list each figure links to finds with its filter', async () => {
+    for (const who of ['admin', 'second'] as const) {
+      const answer = await summary(who);
+      const total = async (path: string, filter: object) =>
+        envelope<{ total: number }>(await call(app, path, { current: 1, pageSize: 100, filter }, { token: tokens[who] })).data.total;
+      for (const [figure, filter] of Object.entries(CHAMBER_FIGURE_FILTERS)) {
+        expect([who, figure, await total('/list/get_OCProperty', filter)]).toEqual([who, figure, answer.chambers[figure as keyof typeof CHAMBER_FIGURE_FILTERS]]);
+      }
+      const { sessions, ...orderFilters } = orderFigureFilters(answer);
+      for (const [figure, filter] of Object.entries(orderFilters)) {
+        expect([who, figure, await total('/list/get_Records', filter)]).toEqual([who, figure, answer.orders[figure as keyof typeof orderFilters]]);
+      }
+      // The session starts are the server's own audit entries, which only the super administrator's audit log lists.
+      if (who !== 'admin') continue;
+      const audit = await app.inject({
+        method: 'GET',
+        url: `/api/v1/audit-log?range=[0,99]&filter=${encodeURIComponent(JSON.stringify({ action: sessions.action, at_gte: sessions.at.gte, at_lte: sessions.at.lte }))}`,
+        headers: { authorization: `Bearer ${tokens[who]}` },
+      });
+      expect(audit.statusCode, audit.body).toBe(200);
+      expect(audit.json<unknown[]>()).toHaveLength(answer.orders.sessions);
+    }
+  });
+
   it('refuses a caller not signed in, and names a bad offset', async () => {
     const anonymous = await (await store.app({ now: () => NOW })).inject({ method: 'GET', url: '/api/v1/fleet/summary' });
     expect(anonymous.statusCode).toBe(401);
-    const app = await store.app({ now: () => NOW });
+    app = await store.app({ now: () => NOW });
     const bad = await app.inject({
       method: 'GET',
       url: '/api/v1/fleet/summary?tz=9999',

@@ -29,7 +29,7 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-const openWorkplace = async () => {
+const openWorkplace = async (account = 'admin', password = 'Admin2026') => {
   server.use(...handlers(upstreamBase, restBase));
   window.history.replaceState(null, '', '/dashboard/workplace');
   render(
@@ -37,7 +37,7 @@ const openWorkplace = async () => {
       <App config={{ upstreamBase, restBase }} />
     </BrowserRouter>,
   );
-  await signIn('admin', 'Admin2026');
+  await signIn(account, password);
 };
 
 const figure = (name: string) => screen.getByTestId(`figure-${name}-value`).textContent;
@@ -62,13 +62,22 @@ describe('the workplace', () => {
     expect(figure('expired')).toBe(String(today.filter((order) => order.IsPass === true).length));
     expect(screen.getByText(`舱体现状（共 ${devices.length} 台）`)).toBeTruthy();
     expect(screen.getByText('今日利用率')).toBeTruthy();
+    const sessions = new URL(screen.getByTestId('figure-sessions-link').getAttribute('href') ?? '', 'http://console.test');
+    expect([sessions.pathname, JSON.parse(sessions.searchParams.get('filter') ?? '{}')]).toEqual(['/audit-log', { action: 'order.used', at_gte: day.from, at_lte: day.to }]);
     await waitFor(() => expect(screen.getByTestId('chamber-Id-001').getAttribute('href')).toBe('/devices/Id-001/show'), wait);
+  });
+
+  it("gives anyone else the session starts without a link, as their audit log does not list the server's entries", async () => {
+    await openWorkplace('client', 'Client2026');
+    await waitFor(() => expect(figure('sessions')).not.toBeNull(), wait);
+    expect(screen.queryByTestId('figure-sessions-link')).toBeNull();
+    expect(screen.getByTestId('figure-used-link')).toBeTruthy();
   });
 
   it('opens the device manager filtered to what a figure counts', async () => {
     await openWorkplace();
     await waitFor(() => expect(figure('online')).not.toBeNull(), wait);
-    fireEvent.click(screen.getByTestId('figure-online'));
+    fireEvent.click(screen.getByTestId('figure-online-link'));
     await waitFor(() => expect(window.location.pathname).toBe('/list/device-manager'), wait);
     expect(JSON.parse(new URLSearchParams(window.location.search).get('filter') ?? '{}')).toEqual({ Online: true });
     await waitFor(() => expect(deviceListBodies).toContainEqual(expect.objectContaining({ filter: { Online: true } })), wait);
@@ -77,7 +86,7 @@ describe('the workplace', () => {
   it("opens the order list filtered to today's used bookings", async () => {
     await openWorkplace();
     await waitFor(() => expect(figure('used')).not.toBeNull(), wait);
-    fireEvent.click(screen.getByTestId('figure-used'));
+    fireEvent.click(screen.getByTestId('figure-used-link'));
     await waitFor(() => expect(window.location.pathname).toBe('/other/order-list'), wait);
     expect(JSON.parse(new URLSearchParams(window.location.search).get('filter') ?? '{}')).toEqual({ SetT_gte: day.from, SetT_lte: day.to, IsUsed: true });
   });
