@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
-import { fillSignIn, freePort, serverAndBrowserForThisFile } from './harness';
+import { fillSignIn, freePort, postTo, serverAndBrowserForThisFile } from './harness';
 
 /**
  * The workplace against the real server in Chromium: a chamber going online and offline over real MQTT
@@ -17,16 +17,7 @@ const e2e = serverAndBrowserForThisFile(async () => {
 
 const CHAMBERS = ['E2E-WP-1', 'E2E-WP-2'];
 
-const post = async <T>(path: string, body: unknown, token?: string): Promise<T> => {
-  const response = await fetch(`${e2e.server.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  expect(response.ok, `${path}: ${response.status}`).toBe(true);
-  const answer = (await response.json()) as { data?: T } & T;
-  return path.startsWith('/upstream') ? (answer.data as T) : answer;
-};
+const post = <T>(path: string, body: unknown, token?: string): Promise<T> => postTo<T>(e2e.server.url, path, body, token);
 
 const openWorkplace = async (account: string, password: string): Promise<Page> => {
   const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 1000 } });
