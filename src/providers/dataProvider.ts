@@ -10,8 +10,9 @@ import { type DeviceState } from '../domain/devices';
 import { findResource, sourcesIn, type WireRecord } from '../resources/model';
 import type { ResourceConfig } from '../resources/types';
 import { USER_MENU_PATH, type UserMenuEntry } from '../domain/menu';
+import { FLEET_SUMMARY_PATH, fleetSummarySchema, type FleetSummary } from '../domain/fleetSummary';
 import { quietly, UpstreamError, type HttpClient } from './httpClient';
-import { createRestProvider } from './rest';
+import { createRestFetch, createRestProvider } from './rest';
 import type { TokenStore } from './tokenStore';
 import { createUpstreamProvider } from './upstream';
 
@@ -81,6 +82,7 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
   const upstreamQuiet = quietly(http);
   const upstream: DataProvider = createUpstreamProvider(upstreamQuiet, resources);
   const rest = createRestProvider(restBase, tokens, locale);
+  const restFetch = createRestFetch(tokens, locale);
 
   const route = (method: Method): Call => async (resource, params) => {
     const config = findResource(resources, resource);
@@ -117,6 +119,9 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     // The message box asks again on every new message; a failure shows in the box, not as a toast.
     messageList: (body: MessageListBody) => upstreamQuiet.post<MessageListAnswer>(MESSAGE_CALLS.list, body),
     readMessages: ({ ids }: MessageReadBody) => http.post<MessageReadAnswer>(MESSAGE_CALLS.read, { ids }),
+    /** The workplace's figures for the browser's day (`tz`: its getTimezoneOffset); fails quietly, the page shows it. */
+    fleetSummary: async (tz: number): Promise<FleetSummary> =>
+      fleetSummarySchema.parse((await restFetch(`${restBase}/${FLEET_SUMMARY_PATH}?tz=${tz}`)).json),
   } satisfies DataProvider;
 };
 

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 /** A free TCP port on loopback: the project never assumes 8080 or 1883 are free (Mosquitto holds 1883). */
 export const freePort = () =>
@@ -56,6 +56,21 @@ export const startServer = async (args: string[] = ['--demo'], env: Record<strin
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+};
+
+/**
+ * A POST to the running server (a call of the upstream contract or of the REST API) that must succeed:
+ * the upstream's answer is its envelope's `data`, the REST API's the body itself.
+ */
+export const postTo = async <T>(serverUrl: string, path: string, body: unknown, token?: string): Promise<T> => {
+  const response = await fetch(`${serverUrl}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  expect(response.ok, `${path}: ${response.status}`).toBe(true);
+  const answer = (await response.json()) as { data?: T } & T;
+  return path.startsWith('/upstream') ? (answer.data as T) : answer;
 };
 
 /** Debian's Chromium, headless, with the flags this closed network needs; never a downloaded browser. */

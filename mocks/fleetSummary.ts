@@ -1,0 +1,74 @@
+import { http, HttpResponse } from 'msw';
+import {
+  CHAMBER_FIGURE_FILTERS,
+  FLEET_SUMMARY_PATH,
+  fleetSummaryQuerySchema,
+  localDay,
+  orderFigureFilters,
+  utilisationByHour,
+  type FleetSummary,
+  type SessionSpan,
+} from '../src/domain/fleetSummary';
+import { applyListQuery, MAX_PAGE_SIZE, type ListBody } from '../src/resources/query';
+import { auditLogConfig } from '../src/resources/audit-log/config';
+import { devicesConfig } from '../src/resources/devices/config';
+import { ordersConfig } from '../src/resources/orders/config';
+import type { WireRecord } from '../src/resources/model';
+import { badInputMessage, refusalOf, type AccessCheck } from './access';
+import { MOCK_EPOCH } from './seed';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * `GET <restBase>/fleet/summary` over the seeded tables, with the server's rules (server/fleet/summary.ts):
+ * each figure is the number of records its list filter finds, with the shared list query. The mocked
+ * fleet stands at MOCK_EPOCH, the time its seeded readings and orders count back from, so its "today"
+ * is the seeded one. The mocks see every seeded chamber, whatever the role (as their lists do).
+ */
+export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<string, WireRecord[]>, check: AccessCheck) => {
+  const table = (name: string) => tables.get(name) ?? [];
+  const found = (config: typeof devicesConfig | typeof ordersConfig | typeof auditLogConfig, filter: ListBody['filter']) =>
+    applyListQuery(config, table(config.name), { current: 1, pageSize: MAX_PAGE_SIZE, filter }).list;
+  const counted = (config: Parameters<typeof found>[0], filter: ListBody['filter']) => found(config, filter).length;
+
+  /** Session starts joined with their orders, as the server reads them: finished today, or still run by their chamber. */
+  const sessionsOfDay = (day: { from: number }, now: number): SessionSpan[] =>
+    found(auditLogConfig, { action: 'order.used', at: { gte: day.from - DAY_MS, lte: now } }).flatMap((entry) => {
+      const order = table(ordersConfig.name).find((record) => record.OrderNum === entry.targetId && record.Id === entry.deviceId);
+      const device = table(devicesConfig.name).find((record) => record.Id === entry.deviceId);
+      const end = typeof order?.FinishTime === 'number' ? order.FinishTime : undefined;
+      const running = end === undefined && order !== undefined && device?.OrderNum === order.OrderNum;
+      return (end !== undefined && end >= day.from) || running ? [{ start: Number(entry.at), end }] : [];
+    });
+
+  return [
+    http.get(`${restBase}/${FLEET_SUMMARY_PATH}`, ({ request }) => {
+      const refusal = refusalOf(request, check, { resource: 'workplace', action: 'list' });
+      if (refusal) return HttpResponse.json({ message: refusal === 'notSignedIn' ? 'not logged in' : 'forbidden' }, { status: refusal === 'notSignedIn' ? 401 : 403 });
+      const query = fleetSummaryQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+      if (!query.success) return HttpResponse.json({ message: badInputMessage(query.error) }, { status: 400 });
+      const now = MOCK_EPOCH;
+      const day = localDay(now, query.data.tz);
+      const orderFilters = orderFigureFilters(day);
+      const chambers = {
+        total: table(devicesConfig.name).length,
+        ...(Object.fromEntries(
+          Object.entries(CHAMBER_FIGURE_FILTERS).map(([figure, filter]) => [figure, counted(devicesConfig, filter)]),
+        ) as Record<keyof typeof CHAMBER_FIGURE_FILTERS, number>),
+      };
+      const summary: FleetSummary = {
+        ...day,
+        at: now,
+        chambers,
+        orders: {
+          bookings: counted(ordersConfig, orderFilters.bookings),
+          used: counted(ordersConfig, orderFilters.used),
+          expired: counted(ordersConfig, orderFilters.expired),
+          sessions: counted(auditLogConfig, orderFilters.sessions),
+        },
+        utilisation: utilisationByHour(sessionsOfDay(day, now), day, now, chambers.total),
+      };
+      return HttpResponse.json(summary);
+    }),
+  ];
+};

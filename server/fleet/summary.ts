@@ -1,0 +1,82 @@
+import { sql, type Kysely } from 'kysely';
+import { localDay, utilisationByHour, type FleetSummary, type SessionSpan } from '../../src/domain/fleetSummary';
+import type { AppContext } from '../context';
+import type { DB } from '../db/schema';
+import { deviceScope, type Viewer } from '../scope/service';
+
+/**
+ * The workplace's figures for one account (src/domain/fleetSummary.ts, docs/monitoring.md): four
+ * aggregate reads over the chambers, orders and session starts of its scope. Each condition is the one
+ * of the list filter its figure links to (CHAMBER_FIGURE_FILTERS, orderFigureFilters), written in SQL.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** `count(case when … then 1 end)`: a count on both stores (PostgreSQL's bigint counts arrive as numbers). */
+const countWhen = (condition: ReturnType<typeof sql>) => sql<number>`count(case when ${condition} then 1 end)`;
+
+const chamberCounts = async (db: Kysely<DB>, viewer: Viewer): Promise<FleetSummary['chambers']> => {
+  const scope = deviceScope(db, viewer);
+  const base = db.selectFrom('devices as d');
+  const row = await (scope === undefined ? base : base.where('d.id', 'in', scope))
+    .select([
+      sql<number>`count(*)`.as('total'),
+      countWhen(sql`d.online = 1`).as('online'),
+      countWhen(sql`d.state in ('Work', 'Stop') and d.in_session = 1`).as('inSession'),
+      countWhen(sql`d.state in ('Work', 'Stop') and d.in_session = 0`).as('idle'),
+      countWhen(sql`d.state = 'Repair'`).as('repair'),
+    ])
+    .executeTakeFirstOrThrow();
+  const counts = { total: Number(row.total), online: Number(row.online), inSession: Number(row.inSession), idle: Number(row.idle), repair: Number(row.repair) };
+  return { ...counts, offline: counts.total - counts.online };
+};
+
+const bookingCounts = async (db: Kysely<DB>, viewer: Viewer, day: { from: number; to: number }) => {
+  const scope = deviceScope(db, viewer);
+  const base = db.selectFrom('orders as o').where('o.set_t', '>=', day.from).where('o.set_t', '<=', day.to);
+  const row = await (scope === undefined ? base : base.where('o.device_id', 'in', scope))
+    .select([sql<number>`count(*)`.as('bookings'), countWhen(sql`o.is_used = 1`).as('used'), countWhen(sql`o.is_pass = 1`).as('expired')])
+    .executeTakeFirstOrThrow();
+  return { bookings: Number(row.bookings), used: Number(row.used), expired: Number(row.expired) };
+};
+
+/** The `order.used` entries of the viewer's chambers recorded in [from, to]: each is a session's start. */
+const sessionStarts = (db: Kysely<DB>, viewer: Viewer, from: number, to: number) => {
+  const scope = deviceScope(db, viewer);
+  const base = db.selectFrom('audit_log as a').where('a.action', '=', 'order.used').where('a.at', '>=', from).where('a.at', '<=', to);
+  return scope === undefined ? base : base.where('a.device_id', 'in', scope);
+};
+
+/**
+ * The sessions that touch the day up to now: started at most a day before it (a longer session is
+ * left out), finished today or still running. An order used but never finished counts as running only
+ * while its chamber still names it (a lost session end is not busy time for ever).
+ */
+const sessionsOfDay = async (db: Kysely<DB>, viewer: Viewer, day: { from: number }, now: number): Promise<SessionSpan[]> => {
+  const rows = await sessionStarts(db, viewer, day.from - DAY_MS, now)
+    .innerJoin('orders as o', (join) => join.onRef('o.order_num', '=', 'a.target_id').onRef('o.device_id', '=', 'a.device_id'))
+    .innerJoin('devices as d', 'd.id', 'o.device_id')
+    .where((eb) => eb.or([eb('o.finished_at', '>=', day.from), eb.and([eb('o.finished_at', 'is', null), eb('d.order_num', '=', eb.ref('o.order_num'))])]))
+    .select(['a.at as start', 'o.finished_at as end'])
+    .execute();
+  return rows.map((row) => ({ start: Number(row.start), end: row.end === null ? undefined : Number(row.end) }));
+};
+
+/** The figures of `viewer`'s chambers for the local day of a browser at offset `tz` (minutes, getTimezoneOffset). */
+export const fleetSummary = async (ctx: Pick<AppContext, 'db' | 'now'>, viewer: Viewer, tz: number): Promise<FleetSummary> => {
+  const now = ctx.now();
+  const day = localDay(now, tz);
+  const [chambers, bookings, sessions, spans] = await Promise.all([
+    chamberCounts(ctx.db, viewer),
+    bookingCounts(ctx.db, viewer, day),
+    sessionStarts(ctx.db, viewer, day.from, day.to).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    sessionsOfDay(ctx.db, viewer, day, now),
+  ]);
+  return {
+    ...day,
+    at: now,
+    chambers,
+    orders: { ...bookings, sessions: Number(sessions.n) },
+    utilisation: utilisationByHour(spans, day, now, chambers.total),
+  };
+};

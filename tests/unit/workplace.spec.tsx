@@ -1,0 +1,93 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { setupServer } from 'msw/node';
+import { BrowserRouter } from 'react-router-dom';
+import { handlers } from '../../mocks/handlers';
+import { MOCK_EPOCH, seedTables } from '../../mocks/seed';
+import { localDay } from '../../src/domain/fleetSummary';
+import { App } from '../../src/App';
+import { RESOURCE_CONFIGS } from '../../src/resources/configs';
+import { signIn } from './console';
+import { loadLazyViews } from './lazyViews';
+import { wait } from './resources/dom';
+
+/** The workplace in the console, in jsdom against the msw mocks (whose fleet stands at MOCK_EPOCH, unscoped). */
+const upstreamBase = 'http://console.test/upstream';
+const restBase = 'http://console.test/api/v1';
+
+const server = setupServer();
+const deviceListBodies: unknown[] = [];
+server.events.on('request:start', ({ request }) => {
+  if (request.url.endsWith('/list/get_OCProperty')) void request.clone().json().then((body) => deviceListBodies.push(body));
+});
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(loadLazyViews, 60_000);
+afterEach(() => {
+  server.resetHandlers();
+  localStorage.clear();
+  deviceListBodies.length = 0;
+});
+afterAll(() => server.close());
+
+const openWorkplace = async (account = 'admin', password = 'Admin2026') => {
+  server.use(...handlers(upstreamBase, restBase));
+  window.history.replaceState(null, '', '/dashboard/workplace');
+  render(
+    <BrowserRouter>
+      <App config={{ upstreamBase, restBase }} />
+    </BrowserRouter>,
+  );
+  await signIn(account, password);
+};
+
+const figure = (name: string) => screen.getByTestId(`figure-${name}-value`).textContent;
+
+describe('the workplace', () => {
+  const tables = seedTables(RESOURCE_CONFIGS);
+  const devices = tables.get('devices') ?? [];
+  const orders = tables.get('orders') ?? [];
+  const day = localDay(MOCK_EPOCH, new Date().getTimezoneOffset());
+  const today = orders.filter((order) => typeof order.SetT === 'number' && order.SetT >= day.from && order.SetT <= day.to);
+
+  it("shows the fleet's figures now and today, the utilisation chart and the account's chambers", async () => {
+    await openWorkplace();
+    await waitFor(() => expect(figure('online')).toBe(String(devices.filter((device) => device.Online === true).length)), wait);
+    expect(figure('offline')).toBe(String(devices.filter((device) => device.Online !== true).length));
+    expect(figure('repair')).toBe(String(devices.filter((device) => device.State === 'Repair').length));
+    expect(figure('inSession')).toBe(String(devices.filter((device) => device.State !== 'Repair' && device.InSession === true).length));
+    expect(figure('idle')).toBe(String(devices.filter((device) => device.State !== 'Repair' && device.InSession !== true).length));
+    expect(today.length).toBeGreaterThan(0);
+    expect(figure('bookings')).toBe(String(today.length));
+    expect(figure('used')).toBe(String(today.filter((order) => order.IsUsed === true).length));
+    expect(figure('expired')).toBe(String(today.filter((order) => order.IsPass === true).length));
+    expect(screen.getByText(`舱体现状（共 ${devices.length} 台）`)).toBeTruthy();
+    expect(screen.getByText('今日利用率')).toBeTruthy();
+    const sessions = new URL(screen.getByTestId('figure-sessions-link').getAttribute('href') ?? '', 'http://console.test');
+    expect([sessions.pathname, JSON.parse(sessions.searchParams.get('filter') ?? '{}')]).toEqual(['/audit-log', { action: 'order.used', at_gte: day.from, at_lte: day.to }]);
+    await waitFor(() => expect(screen.getByTestId('chamber-Id-001').getAttribute('href')).toBe('/devices/Id-001/show'), wait);
+  });
+
+  it("gives anyone else the session starts without a link, as their audit log does not list the server's entries", async () => {
+    await openWorkplace('client', 'Client2026');
+    await waitFor(() => expect(figure('sessions')).not.toBeNull(), wait);
+    expect(screen.queryByTestId('figure-sessions-link')).toBeNull();
+    expect(screen.getByTestId('figure-used-link')).toBeTruthy();
+  });
+
+  it('opens the device manager filtered to what a figure counts', async () => {
+    await openWorkplace();
+    await waitFor(() => expect(figure('online')).not.toBeNull(), wait);
+    fireEvent.click(screen.getByTestId('figure-online-link'));
+    await waitFor(() => expect(window.location.pathname).toBe('/list/device-manager'), wait);
+    expect(JSON.parse(new URLSearchParams(window.location.search).get('filter') ?? '{}')).toEqual({ Online: true });
+    await waitFor(() => expect(deviceListBodies).toContainEqual(expect.objectContaining({ filter: { Online: true } })), wait);
+  });
+
+  it("opens the order list filtered to today's used bookings", async () => {
+    await openWorkplace();
+    await waitFor(() => expect(figure('used')).not.toBeNull(), wait);
+    fireEvent.click(screen.getByTestId('figure-used-link'));
+    await waitFor(() => expect(window.location.pathname).toBe('/other/order-list'), wait);
+    expect(JSON.parse(new URLSearchParams(window.location.search).get('filter') ?? '{}')).toEqual({ SetT_gte: day.from, SetT_lte: day.to, IsUsed: true });
+  });
+});
