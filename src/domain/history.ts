@@ -24,7 +24,8 @@ export const historyQuerySchema = z
     to: z.coerce.number().int().positive(),
     points: z.coerce.number().int().min(1).max(HISTORY_MAX_POINTS).default(HISTORY_DEFAULT_POINTS),
   })
-  .refine((query) => query.to > query.from, { path: ['to'], message: 'to must be after from' });
+  // messageKey: the server's message for it, in the caller's language (server/http/messages.ts).
+  .refine((query) => query.to > query.from, { path: ['to'], message: 'to must be after from', params: { messageKey: 'history.emptyRange' } });
 export type HistoryQuery = z.infer<typeof historyQuerySchema>;
 
 /** One bucket: `t` its start (epoch ms), and the reading's min, mean and max over the readings in it. */
