@@ -18,8 +18,8 @@ export const HISTORY_MAX_POINTS = 5000;
 
 export const historyQuerySchema = z
   .strictObject({
-    /** Epoch milliseconds, inclusive. */
-    from: z.coerce.number().int().nonnegative(),
+    /** Epoch milliseconds, inclusive. At least 1: an empty `from=` coerces to 0 and must be refused, not read as 1970. */
+    from: z.coerce.number().int().min(1),
     /** Epoch milliseconds, exclusive. */
     to: z.coerce.number().int().positive(),
     points: z.coerce.number().int().min(1).max(HISTORY_MAX_POINTS).default(HISTORY_DEFAULT_POINTS),

@@ -103,6 +103,7 @@ describe.each(STORE_KINDS)('device history (%s)', (kind) => {
       [`from=${START}&to=${START + HOUR}&points=5001`, 'points'],
       [`from=yesterday&to=${START}`, 'from'],
       [`to=${START}`, 'from'],
+      [`from=&to=${START}`, 'from'],
       [`from=${START}&to=${START + HOUR}&step=5`, 'step'],
     ] as const;
     for (const [query, field] of cases) {
