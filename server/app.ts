@@ -13,6 +13,7 @@ import { loggerOptions } from './logger';
 import { unlinked } from './mqtt/link';
 import { mqttPlugin, type MqttPluginOptions } from './mqtt/plugin';
 import { commandSweeperPlugin } from './commands/sweeper';
+import { retentionSweeperPlugin } from './history/retention';
 import { orderSweeperPlugin } from './orders/sweeper';
 import { REST_PREFIX, restPlugin } from './rest/plugin';
 import { upstreamPlugin } from './upstream';
@@ -81,6 +82,7 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
   void app.register(databasePlugin, { database });
   void app.register(orderSweeperPlugin);
   void app.register(commandSweeperPlugin, { timeoutSeconds: config.commandTimeoutSeconds });
+  void app.register(retentionSweeperPlugin);
   void app.register(httpPlugin);
   void app.register(authPlugin);
   void app.register(healthPlugin);

@@ -70,6 +70,10 @@ export interface Config {
   orderExpiryMinutes: number;
   /** A command a chamber has not acknowledged within this many seconds is reported as unanswered. */
   commandTimeoutSeconds: number;
+  /** Raw readings (state records) older than this many days are deleted by the retention sweeper. */
+  rawRetentionDays: number;
+  /** Rollups (per minute and per hour) older than this many days are deleted by the retention sweeper. */
+  rollupRetentionDays: number;
   /** Processes answering HTTP on the one port (node:cluster); 1: the server process itself. */
   workers: number;
   mqtt: MqttTarget;
@@ -194,6 +198,8 @@ const envSchema = z.object({
   LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: integer('LOGIN_FAILURES_PER_ADDRESS_PER_HOUR', 300, 1, 1_000_000),
   ORDER_EXPIRY_MINUTES: integer('ORDER_EXPIRY_MINUTES', 30, 1, 7 * 24 * 60),
   COMMAND_TIMEOUT_SECONDS: integer('COMMAND_TIMEOUT_SECONDS', DEFAULT_COMMAND_TIMEOUT_SECONDS, 1, 3600),
+  RAW_RETENTION_DAYS: integer('RAW_RETENTION_DAYS', 30, 1, 36_500),
+  ROLLUP_RETENTION_DAYS: integer('ROLLUP_RETENTION_DAYS', 730, 1, 36_500),
   WORKERS: integer('WORKERS', 1, 1, 64),
   // Defaults are applied in loadConfig: MQTT_PORT's depends on --demo, and each only applies without MQTT_URL.
   MQTT_PORT: optionalInteger('MQTT_PORT', 0, 65535),
@@ -329,6 +335,8 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     trustProxy: env2.TRUST_PROXY,
     orderExpiryMinutes: env2.ORDER_EXPIRY_MINUTES,
     commandTimeoutSeconds: env2.COMMAND_TIMEOUT_SECONDS,
+    rawRetentionDays: env2.RAW_RETENTION_DAYS,
+    rollupRetentionDays: env2.ROLLUP_RETENTION_DAYS,
     workers: env2.WORKERS,
     mqtt,
   };

@@ -7,7 +7,8 @@ import type { Database, DatabaseKind } from './database';
  * 0002–0004 add devices and their assignment to accounts, orders and state records; the
  * values in their check constraints are written out here, not imported, so a migration never changes.
  * 0005 adds the audit trail; 0006 and 0007 what telemetry and commands keep; 0008 the
- * device list's sort indexes; 0009 the message box; 0013 the device types, seeded with five named ones.
+ * device list's sort indexes; 0009 the message box; 0012 the readings' rollups (docs/ingest.md, "Rollups");
+ * 0013 the device types, seeded with five named ones.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -310,6 +311,31 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropTable('device_types').execute();
+      },
+    },
+    '0012_reading_rollups': {
+      async up(db: Kysely<unknown>) {
+        // Per device, per minute (bucket_ms 60000) and per hour (3600000): min, max, sum and count of each numeric
+        // reading of the readings stored in that bucket, kept by the batch writer in the readings' transaction.
+        let table = db.schema
+          .createTable('reading_rollups')
+          .addColumn('device_id', 'varchar(64)', (col) => col.notNull().references('devices.id').onDelete('cascade'))
+          .addColumn('bucket_ms', 'integer', (col) => col.notNull())
+          .addColumn('start', 'bigint', (col) => col.notNull());
+        for (const reading of ['rcp', 'sp', 'rrd', 'rcpi02', 'rgpi02', 'rct', 'rcrh', 'rap', 'hm_hr', 'hm_sp02', 'hm_bp_sys', 'hm_bp_dia']) {
+          table = table
+            .addColumn(`${reading}_min`, 'double precision')
+            .addColumn(`${reading}_max`, 'double precision')
+            .addColumn(`${reading}_sum`, 'double precision', (col) => col.notNull().defaultTo(0))
+            .addColumn(`${reading}_n`, 'integer', (col) => col.notNull().defaultTo(0));
+        }
+        // A device's buckets of one width by time: the history's range reads and the upsert's conflict target.
+        // On SQLite the rows are stored in that order (without rowid), so a range is read in one pass.
+        table = table.addPrimaryKeyConstraint('reading_rollups_pk', ['device_id', 'bucket_ms', 'start']);
+        await (kind === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('reading_rollups').execute();
       },
     },
   };

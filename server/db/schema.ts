@@ -1,4 +1,5 @@
 import type { Generated, GeneratedAlways, Insertable, Selectable } from 'kysely';
+import type { HistoryReading } from '../../src/domain/history';
 
 /**
  * Table types, portable between SQLite and PostgreSQL: times are epoch milliseconds in integer
@@ -187,6 +188,32 @@ interface MessagesTable {
   read_at: number | null;
 }
 
+/** The rollups' column prefix of each history reading (src/domain/history.ts). */
+export const ROLLUP_COLUMNS = {
+  RCP: 'rcp',
+  SP: 'sp',
+  RRD: 'rrd',
+  RCPi02: 'rcpi02',
+  RGPi02: 'rgpi02',
+  RCT: 'rct',
+  RCRH: 'rcrh',
+  RAP: 'rap',
+  HmHR: 'hm_hr',
+  HmSP02: 'hm_sp02',
+  HmBPSys: 'hm_bp_sys',
+  HmBPDia: 'hm_bp_dia',
+} as const satisfies Record<HistoryReading, string>;
+type RollupColumn = (typeof ROLLUP_COLUMNS)[HistoryReading];
+
+/**
+ * One device's readings over one bucket (docs/ingest.md, "Rollups"): a minute (bucket_ms 60,000) or an hour
+ * (3,600,000) from `start`; per reading its min and max (null when the bucket holds none of it), the sum
+ * and the count of its values.
+ */
+type ReadingRollupsTable = { device_id: string; bucket_ms: number; start: number } & { [C in `${RollupColumn}_${'min' | 'max'}`]: number | null } & {
+  [C in `${RollupColumn}_${'sum' | 'n'}`]: number;
+};
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -199,6 +226,7 @@ export interface DB {
   device_commands: DeviceCommandsTable;
   messages: MessagesTable;
   device_types: DeviceTypesTable;
+  reading_rollups: ReadingRollupsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

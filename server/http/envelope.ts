@@ -15,8 +15,8 @@ const RENDERED_LIST_JSON = JSON.stringify(RENDERED_LIST);
  * server/lists/answer.ts, RenderedList). The envelope is written by JSON.stringify like every other
  * answer's; only the list's place in it is filled with the text as it is.
  */
-export const okRendered = (list: string, total: number, msg: string): string =>
-  JSON.stringify(ok({ list: RENDERED_LIST, total }, msg)).replace(RENDERED_LIST_JSON, () => list);
+export const okRendered = (list: string, total: number, msg: string, totalIsLowerBound?: true): string =>
+  JSON.stringify(ok({ list: RENDERED_LIST, total, ...(totalIsLowerBound ? { totalIsLowerBound } : {}) }, msg)).replace(RENDERED_LIST_JSON, () => list);
 
 /** A failure envelope; failures carry no data. */
 export const fail = (code: Code, msg: string): Envelope<null> => ({ data: null, status: 'fail', msg, code });

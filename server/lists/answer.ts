@@ -1,9 +1,9 @@
 import type { WireRecord } from '../../src/resources/model';
-import type { ListAnswer, ListBody } from '../../src/resources/query';
+import { countLimit, listTotal, type ListAnswer, type ListBody } from '../../src/resources/query';
 import { runCompiled, type ListSource } from './compiled';
 import { filtered, planFilter } from './filter';
 import type { Listing } from './listing';
-import { countQuery, readCount, readRenderedPage, renderedPageQuery } from './page';
+import { cappedCountQuery, countQuery, readCount, readRenderedPage, renderedPageQuery } from './page';
 import { sortKey } from './sort';
 
 /**
@@ -16,6 +16,8 @@ export interface RenderedList {
   total: number;
   /** How many records `list` holds (a REST answer's Content-Range names them). */
   length: number;
+  /** `total` is a lower bound: the match holds more than the resource counts (ResourceConfig.countUpTo). */
+  totalIsLowerBound?: true;
 }
 
 /**
@@ -25,6 +27,8 @@ export interface RenderedList {
  * Any other page is read only when it lies before the end, so no offset beyond the data reaches the
  * store. A filter that can match nothing is answered without asking the store. `total`, when the caller
  * knows the size of the match without counting it (server/devices/list.ts), replaces the count query.
+ * A resource with `countUpTo` counts no further than that (plus one): beyond it, the total is a lower
+ * bound that says so, and a page is read whatever its offset.
  */
 export const renderList = async <D, TB extends keyof D>(
   source: ListSource<D, TB>,
@@ -38,18 +42,28 @@ export const renderList = async <D, TB extends keyof D>(
   const page = { sort: sortKey(listing, body.sort), pageSize: body.pageSize, offset: values.push((body.current - 1) * body.pageSize) - 1 };
   const query = () => filtered(source.from(), plan);
   const shape = `${source.key} | ${plan.key}`;
-  const count = async () => total ?? readCount(await runCompiled(source, `${shape} | count`, () => countQuery(query()), values));
+  const offset = (body.current - 1) * body.pageSize;
+  const upTo = listing.config.countUpTo;
+  /** How far the match is counted (undefined: in full); see countLimit. */
+  const limit = total === undefined && upTo !== undefined ? countLimit(upTo, offset, body.pageSize) : undefined;
+  const count = async () => {
+    if (total !== undefined) return total;
+    if (limit === undefined) return readCount(await runCompiled(source, `${shape} | count`, () => countQuery(query()), values));
+    const usual = limit === (upTo ?? 0) + 1;
+    const bound = usual ? limit : { index: values.push(limit) - 1 };
+    return readCount(await runCompiled(source, `${shape} | count to ${usual ? limit : 'page'}`, () => cappedCountQuery(source.db, query(), bound), values));
+  };
   const read = async () =>
     readRenderedPage(await runCompiled(source, `${shape} | ${page.sort} | page of ${page.pageSize}`, () => renderedPageQuery(source.db, query(), listing, page), values));
-  const offset = (body.current - 1) * body.pageSize;
   if (offset === 0) {
     const first = await read();
-    return { ...first, total: first.length < body.pageSize ? first.length : await count() };
+    if (first.length < body.pageSize) return { ...first, total: first.length };
+    return { ...first, ...listTotal(await count(), limit) };
   }
   const matched = await count();
   if (offset >= matched) return { list: '[]', total: matched, length: 0 };
-  return { ...(await read()), total: matched };
+  return { ...(await read()), ...listTotal(matched, limit) };
 };
 
 /** A rendered answer's records, for a caller that adds to them or reads them (the store wrote the JSON: it parses). */
-export const asRecords = (answer: RenderedList): ListAnswer => ({ list: JSON.parse(answer.list) as WireRecord[], total: answer.total });
+export const asRecords = ({ list, length: _length, ...total }: RenderedList): ListAnswer => ({ list: JSON.parse(list) as WireRecord[], ...total });

@@ -14,6 +14,7 @@ import { orderTerms } from './sort';
 
 export const countQuery = <D, TB extends keyof D>(query: SelectQueryBuilder<D, TB, object>) => query.select(sql<number>`count(*)`.as('total'));
 
+
 /** The count of a count query's rows (arrays on SQLite, objects on PostgreSQL). */
 export const readCount = (rows: readonly unknown[]): number => Number(rowsAsArrays(rows, ['total'])[0]?.[0] ?? 0);
 
@@ -27,6 +28,15 @@ const pageSizeLiteral = (pageSize: number): RawBuilder<number> => {
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new Error(`not a page size: ${String(pageSize)}`);
   return sql.lit(pageSize);
 };
+
+/**
+ * How many rows match, counting no further than `limit`: a number is written into the SQL (like the page
+ * size, part of the shape: the usual limit), a parameter's index is bound (a page deeper than it).
+ */
+export const cappedCountQuery = <D, TB extends keyof D>(db: Kysely<DB>, query: SelectQueryBuilder<D, TB, object>, limit: number | { index: number }) =>
+  db
+    .selectFrom(query.select(sql.lit(1).as('one')).limit(typeof limit === 'number' ? pageSizeLiteral(limit) : parameter<number>(limit.index)).as('m'))
+    .select(sql<number>`count(*)`.as('total'));
 
 export interface PageSlice {
   /** The order, as ./sort.ts's sortKey spells it. */

@@ -33,7 +33,7 @@ export const registerListRoute = (instance: FastifyInstance, { config, listing, 
       const answer = await list(app.ctx, signedIn(request), request.body);
       const msg = t(request, 'ok');
       if (typeof answer.list !== 'string') return ok(answer, msg);
-      return reply.type('application/json; charset=utf-8').send(okRendered(answer.list, answer.total, msg));
+      return reply.type('application/json; charset=utf-8').send(okRendered(answer.list, answer.total, msg, answer.totalIsLowerBound));
     },
   );
 };

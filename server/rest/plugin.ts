@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { deviceTypeRoutes } from '../device-types/update';
 import { deviceRestRoutes } from '../devices/rest';
 import { fleetRoutes } from '../fleet/routes';
+import { historyRoutes } from '../history/routes';
 import { livePlugin } from '../live/plugin';
 import { servedBy } from '../resources/registry';
 import { restErrorHandler, restNotFound } from './errors';
@@ -25,6 +26,7 @@ export const restPlugin: FastifyPluginAsync = async (app) => {
   app.all('/*', restNotFound);
   await app.register(deviceRestRoutes);
   await app.register(deviceTypeRoutes);
+  await app.register(historyRoutes);
   await app.register(livePlugin);
   await app.register(fleetRoutes);
   // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id.

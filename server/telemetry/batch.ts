@@ -5,6 +5,7 @@ import { parameter, reusable, runReusable, type ReusableQuery } from '../db/data
 import { flag, type DB, type NewStateRecordRow } from '../db/schema';
 import type { InboundMessage } from '../mqtt/transport';
 import { forwardLastSeen, presencePatch } from './presence';
+import { createRollupSums, createRollupWriter } from './rollups';
 
 /**
  * One batch of telemetry and status messages, written in one transaction (docs/ingest.md, "Batches"):
@@ -13,7 +14,8 @@ import { forwardLastSeen, presencePatch } from './presence';
  *      of its row (online, last_seen_at forward, latest when the batch holds a newer reading), which
  *      also says whether the device is registered and takes its row lock on PostgreSQL;
  *   2. the readings of the registered devices, in multi-row inserts `ON CONFLICT (device_id, time) DO
- *      NOTHING`: a reading already stored (a QoS 1 redelivery) is not stored twice.
+ *      NOTHING RETURNING device_id, time`: a reading already stored (a QoS 1 redelivery) is not stored twice;
+ *   3. the minute and hour rollups of the readings the inserts returned as new (rollups.ts).
  *
  * Messages of one device are applied in arrival order: the last of its telemetry or statuses decides
  * whether it is online. Nothing is settled or published here: the caller does that after the commit.
@@ -108,6 +110,9 @@ const planDevices = (entries: readonly BatchEntry[]): Map<string, DevicePlan> =>
   return plans;
 };
 
+/** A reading the insert stored (not one stored before). */
+type StoredRow = { device_id: string; time: number };
+
 type TouchRow = { id: string; online: number; last_seen_at: number | null; latest: string | null };
 
 export type BatchWriter = (entries: readonly BatchEntry[]) => Promise<BatchResult>;
@@ -160,8 +165,8 @@ export const createBatchWriter = (db: Kysely<DB>): BatchWriter => {
   /** Only `offline`. */
   const touchOffline: ReusableQuery<TouchRow> = reusable(db.updateTable('devices').set({ online }).where('id', '=', id).returning(returned).compile());
 
-  const inserts = new Map<number, ReusableQuery<unknown>>();
-  const insertStatement = (rows: number): ReusableQuery<unknown> => {
+  const inserts = new Map<number, ReusableQuery<StoredRow>>();
+  const insertStatement = (rows: number): ReusableQuery<StoredRow> => {
     let statement = inserts.get(rows);
     if (statement === undefined) {
       const values = Array.from({ length: rows }, (_, row) => {
@@ -175,6 +180,7 @@ export const createBatchWriter = (db: Kysely<DB>): BatchWriter => {
           .insertInto('state_records')
           .values(values)
           .onConflict((conflict) => conflict.columns(['device_id', 'time']).doNothing())
+          .returning(['device_id', 'time'])
           .compile(),
       );
       inserts.set(rows, statement);
@@ -182,13 +188,15 @@ export const createBatchWriter = (db: Kysely<DB>): BatchWriter => {
     return statement;
   };
 
-  /** Inserts `count` rows of `values` in chunks; answers how many were new. */
-  const insertRows = async (trx: Kysely<DB>, values: readonly unknown[], count: number): Promise<number> => {
-    let stored = 0;
+  const writeRollups = createRollupWriter(db);
+
+  /** Inserts `count` rows of `values` in chunks; answers the rows that were new. */
+  const insertRows = async (trx: Kysely<DB>, values: readonly unknown[], count: number): Promise<StoredRow[]> => {
+    const stored: StoredRow[] = [];
     for (let offset = 0; offset < count; ) {
       const rows = INSERT_CHUNK_ROWS.find((size) => size <= count - offset) ?? 1;
       const result = await runReusable(trx, insertStatement(rows), values.slice(offset * COLUMNS, (offset + rows) * COLUMNS));
-      stored += Number(result.numAffectedRows ?? 0n);
+      stored.push(...result.rows);
       offset += rows;
     }
     return stored;
@@ -202,6 +210,8 @@ export const createBatchWriter = (db: Kysely<DB>): BatchWriter => {
       const unknown = new Set<string>();
       const patches: DevicePatch[] = [];
       const values: unknown[] = [];
+      /** The batch's readings by device and Time, to sum those stored into their rollups. */
+      const written = new Map<string, Map<number, Telemetry>>();
       let rows = 0;
       let telemetry = 0;
       let statuses = 0;
@@ -222,16 +232,23 @@ export const createBatchWriter = (db: Kysely<DB>): BatchWriter => {
         patches.push(reading !== undefined && row.latest === json ? { ...presencePatch(row), Reading: reading } : presencePatch(row));
         statuses += plan.statuses;
         telemetry += plan.readings.length;
-        const times = new Set<number>();
+        const byTime = new Map<number, Telemetry>();
         for (const each of plan.readings) {
-          if (times.has(each.Time)) continue;
-          times.add(each.Time);
+          if (byTime.has(each.Time)) continue;
+          byTime.set(each.Time, each);
           pushRow(values, deviceId, each);
           rows += 1;
         }
+        written.set(deviceId, byTime);
       }
       const stored = await insertRows(trx, values, rows);
-      return { unknown, stored, duplicates: telemetry - stored, statuses, patches };
+      const sums = createRollupSums();
+      for (const row of stored) {
+        const reading = written.get(row.device_id)?.get(Number(row.time));
+        if (reading !== undefined) sums.add(row.device_id, reading);
+      }
+      await writeRollups(trx, sums.rows());
+      return { unknown, stored: stored.length, duplicates: telemetry - stored.length, statuses, patches };
     });
   };
 };

@@ -18,13 +18,14 @@ export const HISTORY_MAX_POINTS = 5000;
 
 export const historyQuerySchema = z
   .strictObject({
-    /** Epoch milliseconds, inclusive. */
-    from: z.coerce.number().int().nonnegative(),
+    /** Epoch milliseconds, inclusive. At least 1: an empty `from=` coerces to 0 and must be refused, not read as 1970. */
+    from: z.coerce.number().int().min(1),
     /** Epoch milliseconds, exclusive. */
     to: z.coerce.number().int().positive(),
     points: z.coerce.number().int().min(1).max(HISTORY_MAX_POINTS).default(HISTORY_DEFAULT_POINTS),
   })
-  .refine((query) => query.to > query.from, { path: ['to'], message: 'to must be after from' });
+  // messageKey: the server's message for it, in the caller's language (server/http/messages.ts).
+  .refine((query) => query.to > query.from, { path: ['to'], message: 'to must be after from', params: { messageKey: 'history.emptyRange' } });
 export type HistoryQuery = z.infer<typeof historyQuerySchema>;
 
 /** One bucket: `t` its start (epoch ms), and the reading's min, mean and max over the readings in it. */

@@ -1,3 +1,4 @@
+import { http as mock, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/node';
 import { RESOURCE_CONFIGS } from '../resources/configs';
@@ -45,6 +46,21 @@ describe('upstream adapter: lists', () => {
     expect(result.total).toBeLessThan(MOCK_TOTAL);
     const times = result.data.map((record) => Number(record.Time));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
+  });
+
+  it('pages a match too large to count by previous and next, without a total, when the answer says its total is a lower bound', async () => {
+    const record = { Id: 'OC-1', Time: 1 };
+    server.use(
+      mock.post(`${UPSTREAM}/list/get_OCState`, () =>
+        HttpResponse.json({ data: { list: [record], total: 10_001, totalIsLowerBound: true }, status: 'ok', msg: '', code: 20000 }),
+      ),
+    );
+    const upstream = await provider();
+    const first = await upstream.getList('state-records', { pagination: { page: 1, perPage: 1 }, sort: { field: 'Time', order: 'DESC' }, filter: {} });
+    expect(first).toEqual({ data: [{ ...record, id: expect.any(String) }], pageInfo: { hasPreviousPage: false, hasNextPage: true } });
+    const last = await upstream.getList('state-records', { pagination: { page: 10_001, perPage: 1 }, sort: { field: 'Time', order: 'DESC' }, filter: {} });
+    expect(last.pageInfo).toEqual({ hasPreviousPage: true, hasNextPage: false });
+    expect(last.total).toBeUndefined();
   });
 
   it('gives every record react-admin\'s id from its id field(s)', async () => {

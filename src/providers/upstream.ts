@@ -80,7 +80,12 @@ export const createUpstreamProvider = (http: HttpClient, resources: readonly Res
       filter: toWireFilter(filter ?? {}) as ListBody['filter'],
     };
     const answer = await http.post<ListAnswer>(config.endpoints.list, body);
-    return { data: answer.list.map((record) => withId<R>(config, record)), total: answer.total };
+    const data = answer.list.map((record) => withId<R>(config, record));
+    // A match too large to count (the readings log): react-admin pages it by previous/next, without a total.
+    if (answer.totalIsLowerBound === true) {
+      return { data, pageInfo: { hasPreviousPage: body.current > 1, hasNextPage: body.current * body.pageSize < answer.total } };
+    }
+    return { data, total: answer.total };
   };
 
   const byIds = async <R extends RaRecord>(config: UpstreamConfig, ids: readonly Identifier[]) => {

@@ -18,6 +18,18 @@ describe('toWireFilter', () => {
 describe('applyListQuery', () => {
   const query = (body: Parameters<typeof applyListQuery>[2]) => applyListQuery(devicesConfig, devices, body);
 
+  it('counts a resource with countUpTo no further than that, and says its total is then a lower bound', () => {
+    const readings = Array.from({ length: 30 }, (_, i) => ({ Id: 'OC-1', Time: i }));
+    const counted = { ...stateRecordsConfig, countUpTo: 10 };
+    const answer = (current: number) => applyListQuery(counted, readings, { current, pageSize: 4 });
+    expect(answer(1)).toMatchObject({ total: 11, totalIsLowerBound: true });
+    expect(answer(1).list.map((r) => r.Time)).toEqual([29, 28, 27, 26]);
+    // A page deeper than countUpTo is counted one past itself; the last one to the end, exactly.
+    expect(answer(4)).toMatchObject({ total: 17, totalIsLowerBound: true });
+    expect(answer(8)).toEqual({ list: [{ Id: 'OC-1', Time: 1 }, { Id: 'OC-1', Time: 0 }], total: 30 });
+    expect(applyListQuery(counted, readings.slice(0, 10), { current: 1, pageSize: 4 })).toEqual({ list: expect.any(Array), total: 10 });
+  });
+
   it('pages with current and pageSize and counts the whole match', () => {
     // No sort given: the devices' default, Id ascending.
     expect(query({ current: 2, pageSize: 2 })).toEqual({ list: [devices[0]], total: 3 });

@@ -35,7 +35,22 @@ export interface ListBody {
 export interface ListAnswer<T = WireRecord> {
   list: T[];
   total: number;
+  /**
+   * Set when the match holds more records than the resource counts (ResourceConfig.countUpTo): `total` is
+   * then a lower bound (at least one record beyond this page when the page is full), not the size.
+   */
+  totalIsLowerBound?: true;
 }
+
+/**
+ * How far a list of a resource with `countUpTo` counts its match for a page at `offset`: one past
+ * countUpTo, or one past the page when it lies deeper (so whether another page follows is always known).
+ */
+export const countLimit = (countUpTo: number, offset: number, pageSize: number): number => Math.max(countUpTo, offset + pageSize) + 1;
+
+/** The total of a match counted up to `limit` (undefined: counted in full): exact, or a lower bound when the count reached it. */
+export const listTotal = (matched: number, limit: number | undefined): Pick<ListAnswer, 'total' | 'totalIsLowerBound'> =>
+  limit === undefined || matched < limit ? { total: matched } : { total: matched, totalIsLowerBound: true };
 
 /** react-admin's filter inputs name range bounds `<source>_gte` and `<source>_lte`; the wire nests them. */
 const RANGE_BOUND = /^(.+)_(gte|lte)$/;
@@ -140,5 +155,8 @@ export const applyListQuery = (config: ResourceConfig, records: readonly WireRec
   const keys = [field, ...idFields(config).filter((source) => source !== field)].map((source) => byField(source, order));
   found.sort((a, b) => keys.reduce((result, key) => result || key(a, b), 0));
   const start = (body.current - 1) * body.pageSize;
-  return { list: found.slice(start, start + body.pageSize), total: found.length };
+  const list = found.slice(start, start + body.pageSize);
+  // Counted as the server counts (server/lists/answer.ts): a short first page is its own total.
+  const limit = config.countUpTo === undefined || (start === 0 && list.length < body.pageSize) ? undefined : countLimit(config.countUpTo, start, body.pageSize);
+  return { list, ...listTotal(limit === undefined ? found.length : Math.min(found.length, limit), limit) };
 };

@@ -147,6 +147,11 @@ interface ConfigBase<F extends Fields> {
   /** What a reference to a record shows. */
   representation: Source<F>;
   defaultSort: { field: Source<F>; order: 'ASC' | 'DESC' };
+  /**
+   * A list that can match millions of records (the readings log) counts at most this many: beyond it the
+   * answer's `total` is only a lower bound and says so (ListAnswer.totalIsLowerBound; docs/server-lists.md).
+   */
+  countUpTo?: number;
   fields: F;
 }
 

@@ -149,6 +149,8 @@ const accepts = (schema: Schema, value: unknown): boolean => schema.safeParse(va
 
 const GENERIC_CANDIDATES: readonly unknown[] = [
   'OC-A1', 'first', 'Strong2026x', 'Id', 'Time', 'at', 'id', 'ASC', 'Work', 'Open', 1, 2, 3, 0, 10, T0, true, false, [], ['OC-A1'], [1], {}, 'x',
+  // A history range (its `to` must follow its `from`, so no single candidate fills both).
+  { from: T0, to: T0 + 1 },
 ];
 
 const NONE = Symbol('none');

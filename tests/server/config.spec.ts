@@ -24,6 +24,8 @@ describe('loadConfig', () => {
       trustProxy: false,
       orderExpiryMinutes: 30,
       commandTimeoutSeconds: 10,
+      rawRetentionDays: 30,
+      rollupRetentionDays: 730,
       workers: 1,
       mqtt: { kind: 'embedded', port: 1883, host: '0.0.0.0' },
     });
@@ -50,6 +52,8 @@ describe('loadConfig', () => {
         TRUST_PROXY: '10.0.0.0/8',
         ORDER_EXPIRY_MINUTES: '45',
         COMMAND_TIMEOUT_SECONDS: '20',
+        RAW_RETENTION_DAYS: '7',
+        ROLLUP_RETENTION_DAYS: '365',
         WORKERS: '2',
         MQTT_PORT: '0',
         MQTT_HOST: '127.0.0.1',
@@ -75,6 +79,8 @@ describe('loadConfig', () => {
       trustProxy: '10.0.0.0/8',
       orderExpiryMinutes: 45,
       commandTimeoutSeconds: 20,
+      rawRetentionDays: 7,
+      rollupRetentionDays: 365,
       workers: 2,
       mqtt: { kind: 'embedded', port: 0, host: '127.0.0.1' },
     });

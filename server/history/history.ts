@@ -1,0 +1,107 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { HISTORY_READINGS, type HistoryAnswer, type HistoryBucket, type HistoryQuery, type HistoryReading } from '../../src/domain/history';
+import type { AppContext } from '../context';
+import { ROLLUP_COLUMNS, type DB } from '../db/schema';
+import { notFound } from '../http/envelope';
+import { deviceScope, type Viewer } from '../scope/service';
+import { HOUR_MS, MINUTE_MS } from '../telemetry/rollups';
+
+/**
+ * A chamber's history (docs/monitoring.md, "History"): at most `points` buckets per reading over
+ * [from, to), each with min, mean, max and count, summed by the store, never row by row here.
+ *   - raw rows when a bucket would be narrower than a minute and the range is within RAW_RETENTION_DAYS
+ *     (buckets of ceil(span / points) ms from `from`);
+ *   - else the per-minute rollups, or the per-hour ones once a bucket spans an hour or more (buckets a
+ *     whole number of rollups wide, the range rounded out to whole rollups).
+ * A device out of the viewer's scope is not found, like one that does not exist.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** One group's row: its slot (bucket index from the range's start), then per reading min, max, sum, n. */
+type SlotRow = Record<string, number | string | null>;
+
+interface Plan {
+  source: HistoryAnswer['source'];
+  /** 0 for raw rows, else the rollups' width. */
+  width: number;
+  /** The first bucket's start. */
+  base: number;
+  end: number;
+  bucketMs: number;
+}
+
+/** Which rows answer, and the buckets' width: the narrowest source whose buckets fit `points`. */
+const planFor = ({ from, to, points }: HistoryQuery, rawSince: number): Plan => {
+  const rawBucket = Math.max(1, Math.ceil((to - from) / points));
+  if (rawBucket < MINUTE_MS && from >= rawSince) return { source: 'raw', width: 0, base: from, end: to, bucketMs: rawBucket };
+  const width = rawBucket < HOUR_MS ? MINUTE_MS : HOUR_MS;
+  const base = Math.floor(from / width) * width;
+  const end = Math.ceil(to / width) * width;
+  return { source: 'rollup', width, base, end, bucketMs: Math.ceil((end - base) / points / width) * width };
+};
+
+/** The systolic and diastolic parts of a raw row's "sys/dia" blood pressure, as numbers. */
+const bloodPressureParts = (kind: AppContext['kind']): Record<'HmBPSys' | 'HmBPDia', RawBuilder<number>> => {
+  const slash = kind === 'sqlite' ? sql`instr(hm_bp, '/')` : sql`strpos(hm_bp, '/')`;
+  return {
+    HmBPSys: sql<number>`cast(substr(hm_bp, 1, ${slash} - 1) as double precision)`,
+    HmBPDia: sql<number>`cast(substr(hm_bp, ${slash} + 1) as double precision)`,
+  };
+};
+
+/** Per reading: its min, max, sum and count over a group, as `<column>_min`, … */
+const aggregates = (plan: Plan, kind: AppContext['kind']) =>
+  HISTORY_READINGS.map((name) => {
+    const column = ROLLUP_COLUMNS[name];
+    if (plan.source === 'rollup') {
+      return sql`min(${sql.ref(`${column}_min`)}) as ${sql.ref(`${column}_min`)}, max(${sql.ref(`${column}_max`)}) as ${sql.ref(`${column}_max`)},
+        sum(${sql.ref(`${column}_sum`)}) as ${sql.ref(`${column}_sum`)}, sum(${sql.ref(`${column}_n`)}) as ${sql.ref(`${column}_n`)}`;
+    }
+    const value = name === 'HmBPSys' || name === 'HmBPDia' ? bloodPressureParts(kind)[name] : sql.ref(column);
+    return sql`min(${value}) as ${sql.ref(`${column}_min`)}, max(${value}) as ${sql.ref(`${column}_max`)},
+      sum(${value}) as ${sql.ref(`${column}_sum`)}, count(${value}) as ${sql.ref(`${column}_n`)}`;
+  });
+
+const slotRows = async (db: Kysely<DB>, kind: AppContext['kind'], deviceId: string, plan: Plan): Promise<SlotRow[]> => {
+  const columns = sql.join(aggregates(plan, kind));
+  const query =
+    plan.source === 'raw'
+      ? sql<SlotRow>`select cast((time - ${plan.base}) / ${plan.bucketMs} as integer) as slot, ${columns} from state_records
+          where device_id = ${deviceId} and time >= ${plan.base} and time < ${plan.end} group by slot order by slot`
+      : sql<SlotRow>`select cast((start - ${plan.base}) / ${plan.bucketMs} as integer) as slot, ${columns} from reading_rollups
+          where device_id = ${deviceId} and bucket_ms = ${plan.width} and start >= ${plan.base} and start < ${plan.end} group by slot order by slot`;
+  return (await query.execute(db)).rows;
+};
+
+/** The device if the viewer sees it, else not found. */
+const visibleDevice = async (db: Kysely<DB>, viewer: Viewer, deviceId: string): Promise<void> => {
+  const scope = deviceScope(db, viewer);
+  const query = db.selectFrom('devices').select('devices.id').where('devices.id', '=', deviceId);
+  const found = await (scope === undefined ? query : query.where('devices.id', 'in', scope)).executeTakeFirst();
+  if (found === undefined) throw notFound();
+};
+
+export const readHistory = async (ctx: Pick<AppContext, 'db' | 'kind' | 'config' | 'now'>, viewer: Viewer, deviceId: string, query: HistoryQuery): Promise<HistoryAnswer> => {
+  await visibleDevice(ctx.db, viewer, deviceId);
+  const plan = planFor(query, ctx.now() - ctx.config.rawRetentionDays * DAY_MS);
+  const rows = await slotRows(ctx.db, ctx.kind, deviceId, plan);
+  const series: Partial<Record<HistoryReading, HistoryBucket[]>> = {};
+  for (const name of HISTORY_READINGS) {
+    const column = ROLLUP_COLUMNS[name];
+    const buckets: HistoryBucket[] = [];
+    for (const row of rows) {
+      const n = Number(row[`${column}_n`] ?? 0);
+      if (n === 0) continue;
+      buckets.push({
+        t: plan.base + Number(row.slot) * plan.bucketMs,
+        min: Number(row[`${column}_min`]),
+        mean: Number(row[`${column}_sum`]) / n,
+        max: Number(row[`${column}_max`]),
+        n,
+      });
+    }
+    series[name] = buckets;
+  }
+  return { Id: deviceId, from: query.from, to: query.to, bucketMs: plan.bucketMs, source: plan.source, series };
+};
