@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SHELVE_MAX_MINUTES } from '../src/domain/alarms/rules';
 import { isDeviceId, SERVER_SHARE_GROUP } from '../src/domain/mqtt/topics';
 import { passwordProblem } from '../src/domain/password';
 
@@ -70,6 +71,8 @@ export interface Config {
   orderExpiryMinutes: number;
   /** A command a chamber has not acknowledged within this many seconds is reported as unanswered. */
   commandTimeoutSeconds: number;
+  /** The longest an operator may shelve an alarm for, minutes (docs/alarms.md, "Shelving"). */
+  alarmShelveMaxMinutes: number;
   /** Processes answering HTTP on the one port (node:cluster); 1: the server process itself. */
   workers: number;
   mqtt: MqttTarget;
@@ -194,6 +197,7 @@ const envSchema = z.object({
   LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: integer('LOGIN_FAILURES_PER_ADDRESS_PER_HOUR', 300, 1, 1_000_000),
   ORDER_EXPIRY_MINUTES: integer('ORDER_EXPIRY_MINUTES', 30, 1, 7 * 24 * 60),
   COMMAND_TIMEOUT_SECONDS: integer('COMMAND_TIMEOUT_SECONDS', DEFAULT_COMMAND_TIMEOUT_SECONDS, 1, 3600),
+  ALARM_SHELVE_MAX_MINUTES: integer('ALARM_SHELVE_MAX_MINUTES', DEFAULT_SHELVE_MAX_MINUTES, 1, 24 * 60),
   WORKERS: integer('WORKERS', 1, 1, 64),
   // Defaults are applied in loadConfig: MQTT_PORT's depends on --demo, and each only applies without MQTT_URL.
   MQTT_PORT: optionalInteger('MQTT_PORT', 0, 65535),
@@ -329,6 +333,7 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     trustProxy: env2.TRUST_PROXY,
     orderExpiryMinutes: env2.ORDER_EXPIRY_MINUTES,
     commandTimeoutSeconds: env2.COMMAND_TIMEOUT_SECONDS,
+    alarmShelveMaxMinutes: env2.ALARM_SHELVE_MAX_MINUTES,
     workers: env2.WORKERS,
     mqtt,
   };

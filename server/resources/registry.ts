@@ -1,4 +1,5 @@
 import { accountsResource } from '../accounts/list';
+import { alarmRulesResource, alarmsResource } from '../alarms/list';
 import { auditLogResource } from '../audit/list';
 import { deviceCommandsResource } from '../commands/list';
 import { devicesResource } from '../devices/list';
@@ -18,6 +19,8 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   accountsResource,
   auditLogResource,
   deviceCommandsResource,
+  alarmsResource,
+  alarmRulesResource,
 ];
 
 /** The resources one API lists: `upstream` (the POST contract under API_PREFIX) or `rest` (/api/v1), by their configuration's adapter. */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { alarmRoutes } from '../alarms/routes';
 import { deviceRestRoutes } from '../devices/rest';
 import { livePlugin } from '../live/plugin';
 import { servedBy } from '../resources/registry';
@@ -22,6 +23,7 @@ export const restPlugin: FastifyPluginAsync = async (app) => {
   app.all('/', restNotFound);
   app.all('/*', restNotFound);
   await app.register(deviceRestRoutes);
+  await app.register(alarmRoutes);
   await app.register(livePlugin);
   // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id.
   for (const resource of servedBy('rest')) registerRestList(app, resource);

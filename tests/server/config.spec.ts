@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       orderExpiryMinutes: 30,
       commandTimeoutSeconds: 10,
+      alarmShelveMaxMinutes: 60,
       workers: 1,
       mqtt: { kind: 'embedded', port: 1883, host: '0.0.0.0' },
     });
@@ -75,6 +76,7 @@ describe('loadConfig', () => {
       trustProxy: '10.0.0.0/8',
       orderExpiryMinutes: 45,
       commandTimeoutSeconds: 20,
+      alarmShelveMaxMinutes: 60,
       workers: 2,
       mqtt: { kind: 'embedded', port: 0, host: '127.0.0.1' },
     });

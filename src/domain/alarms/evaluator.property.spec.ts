@@ -82,7 +82,7 @@ const modelEvents = (rule: ModelRule, readings: readonly { time: number; value: 
   for (const { time, value } of readings) {
     if (time <= latest) continue;
     latest = time;
-    const now = present ? rule.holds(value) : rule.level(value) !== null;
+    const now: boolean = present ? rule.holds(value) : rule.level(value) !== null;
     if (first || now !== present) {
       runStart = time;
       runPeak = null;
@@ -112,7 +112,7 @@ const sequence = (rule: ModelRule) =>
     .array(
       fc.record({
         gap: fc.oneof(fc.integer({ min: 200, max: 2000 }), fc.integer({ min: 0, max: 70_000 })),
-        value: fc.oneof(fc.constantFrom(...rule.around), fc.double({ min: rule.around[0] - 2, max: rule.around.at(-1)! + 2, noNaN: true })),
+        value: fc.oneof(fc.constantFrom(...rule.around), fc.double({ min: Math.min(...rule.around) - 2, max: Math.max(...rule.around) + 2, noNaN: true })),
         // Sent again now (a redelivery) or this many readings late (out of order).
         replay: fc.oneof({ weight: 8, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }) }),
       }),
@@ -124,7 +124,8 @@ const sequence = (rule: ModelRule) =>
       for (const step of steps) {
         time += step.gap;
         sent.push({ time, value: step.value });
-        if (step.replay > 0 && sent.length > step.replay) sent.push(sent[sent.length - 1 - step.replay]);
+        const replayed = step.replay > 0 ? sent[sent.length - 1 - step.replay] : undefined;
+        if (replayed !== undefined) sent.push(replayed);
       }
       return sent;
     });

@@ -28,8 +28,8 @@ export const pressureRate = (window: PressureSample[], reading: Telemetry): numb
   if (reading.RCP === undefined) return undefined;
   const sample: PressureSample = { time: reading.Time, rcp: reading.RCP, sp: reading.SP };
   window.push(sample);
-  while (window.length > 2 && sample.time - window[1].time >= RATE_WINDOW_MS) window.shift();
-  const start = window[0];
+  while (window.length > 2 && sample.time - (window[1]?.time ?? sample.time) >= RATE_WINDOW_MS) window.shift();
+  const start = window[0] ?? sample;
   const span = sample.time - start.time;
   if (span < RATE_WINDOW_MS) return undefined;
   if (!holding(start) || !holding(sample)) return 0;
