@@ -3,7 +3,7 @@ import type { AlarmKind, AlarmRule } from '../../src/domain/alarms/rules';
 import { isSet, type AlarmRuleRow, type DB } from '../db/schema';
 
 /** A stored rule as the evaluator takes it. */
-export const ruleOfRow = (row: AlarmRuleRow): AlarmRule => ({
+const ruleOfRow = (row: AlarmRuleRow): AlarmRule => ({
   kind: row.kind as AlarmKind,
   priority: row.priority === 'low' ? 'low' : 'medium',
   above: row.above,

@@ -4,7 +4,11 @@ import { evaluateEvent, evaluateReading, newDeviceTracks, type RuleEvent } from 
 import { DEFAULT_ALARM_RULES, type AlarmKind, type AlarmRule } from './rules';
 
 const T0 = Date.UTC(2026, 10, 25, 8);
-const ruleOf = (kind: AlarmKind): AlarmRule => DEFAULT_ALARM_RULES.find((rule) => rule.kind === kind)!;
+const ruleOf = (kind: AlarmKind): AlarmRule => {
+  const rule = DEFAULT_ALARM_RULES.find((each) => each.kind === kind);
+  if (rule === undefined) throw new Error(`no default rule ${kind}`);
+  return rule;
+};
 
 /** Readings one a second from T0 (each `fields`, or per second), through `rules`; the events with their second. */
 const run = (rules: readonly AlarmRule[], readings: readonly Partial<Telemetry>[], start = newDeviceTracks()) => {

@@ -7,9 +7,9 @@ import type { Telemetry } from '../mqtt/payloads';
  * SP), since pressurisation and decompression change the pressure on purpose.
  */
 
-export const RATE_WINDOW_MS = 10_000;
+const RATE_WINDOW_MS = 10_000;
 /** How close to its set point the cabin is while it holds pressure (the pressure-high rule's medium margin). */
-export const HOLD_BAND_ATA = 0.1;
+const HOLD_BAND_ATA = 0.1;
 
 export interface PressureSample {
   time: number;

@@ -59,7 +59,7 @@ export interface AlarmRule {
 }
 
 /** A type's rated maximum pressure until device types keep their own (the high pressure rule's threshold). */
-export const DEFAULT_RATED_MAX_ATA = 2.0;
+const DEFAULT_RATED_MAX_ATA = 2.0;
 
 const rule = (kind: AlarmKind, bands: Partial<AlarmRule>, onDelayS: number, offDelayS: number, deadband = 0): AlarmRule => ({
   kind,
@@ -93,9 +93,6 @@ export const DEFAULT_ALARM_RULES: readonly AlarmRule[] = [
 
 export const ALARM_STATES = ['active-unacked', 'active-acked', 'rtn-unacked', 'shelved', 'suppressed', 'closed'] as const;
 export type AlarmState = (typeof ALARM_STATES)[number];
-
-/** Every state but closed: at most one such alarm per device and rule. */
-export const OPEN_ALARM_STATES = ALARM_STATES.filter((state) => state !== 'closed');
 
 /** The most an operator may shelve an alarm for, unless ALARM_SHELVE_MAX_MINUTES says otherwise. */
 export const DEFAULT_SHELVE_MAX_MINUTES = 60;

@@ -16,8 +16,7 @@ import type { AlarmState } from './rules';
 export type AlarmInput = 'raise' | 'clear' | 'suppress' | 'release' | 'ack' | 'shelve' | 'unshelve' | 'close';
 
 /** The operator's actions (REST), as opposed to what the engine does. */
-export const OPERATOR_INPUTS = ['ack', 'shelve', 'unshelve', 'close'] as const satisfies readonly AlarmInput[];
-export type OperatorInput = (typeof OPERATOR_INPUTS)[number];
+export type OperatorInput = Extract<AlarmInput, 'ack' | 'shelve' | 'unshelve' | 'close'>;
 
 const ANNUNCIATED: readonly AlarmState[] = ['active-unacked', 'active-acked', 'rtn-unacked'];
 
