@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SHELVE_MAX_MINUTES } from '../src/domain/alarms/rules';
 import { isDeviceId, SERVER_SHARE_GROUP } from '../src/domain/mqtt/topics';
 import { passwordProblem } from '../src/domain/password';
 
@@ -74,6 +75,8 @@ export interface Config {
   rawRetentionDays: number;
   /** Rollups (per minute and per hour) older than this many days are deleted by the retention sweeper. */
   rollupRetentionDays: number;
+  /** The longest an operator may shelve an alarm for, minutes (docs/alarms.md, "Shelving"). */
+  alarmShelveMaxMinutes: number;
   /** Processes answering HTTP on the one port (node:cluster); 1: the server process itself. */
   workers: number;
   mqtt: MqttTarget;
@@ -200,6 +203,7 @@ const envSchema = z.object({
   COMMAND_TIMEOUT_SECONDS: integer('COMMAND_TIMEOUT_SECONDS', DEFAULT_COMMAND_TIMEOUT_SECONDS, 1, 3600),
   RAW_RETENTION_DAYS: integer('RAW_RETENTION_DAYS', 30, 1, 36_500),
   ROLLUP_RETENTION_DAYS: integer('ROLLUP_RETENTION_DAYS', 730, 1, 36_500),
+  ALARM_SHELVE_MAX_MINUTES: integer('ALARM_SHELVE_MAX_MINUTES', DEFAULT_SHELVE_MAX_MINUTES, 1, 24 * 60),
   WORKERS: integer('WORKERS', 1, 1, 64),
   // Defaults are applied in loadConfig: MQTT_PORT's depends on --demo, and each only applies without MQTT_URL.
   MQTT_PORT: optionalInteger('MQTT_PORT', 0, 65535),
@@ -337,6 +341,7 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     commandTimeoutSeconds: env2.COMMAND_TIMEOUT_SECONDS,
     rawRetentionDays: env2.RAW_RETENTION_DAYS,
     rollupRetentionDays: env2.ROLLUP_RETENTION_DAYS,
+    alarmShelveMaxMinutes: env2.ALARM_SHELVE_MAX_MINUTES,
     workers: env2.WORKERS,
     mqtt,
   };

@@ -8,7 +8,7 @@ import type { Database, DatabaseKind } from './database';
  * values in their check constraints are written out here, not imported, so a migration never changes.
  * 0005 adds the audit trail; 0006 and 0007 what telemetry and commands keep; 0008 the
  * device list's sort indexes; 0009 the message box; 0012 the readings' rollups (docs/ingest.md, "Rollups");
- * 0013 the device types, seeded with five named ones.
+ * 0013 the device types, seeded with five named ones; 0014 the safety alarms.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -336,6 +336,105 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropTable('reading_rollups').execute();
+      },
+    },
+    '0014_alarms': {
+      async up(db: Kysely<unknown>) {
+        // The safety alarms (docs/alarms.md): the rules of each device type, seeded with the product's defaults
+        // written out here (a migration never changes), the alarms and every transition of each.
+        await withId(db.schema.createTable('alarm_rules'))
+          .addColumn('device_type', 'integer', (col) => col.notNull())
+          .addColumn('kind', 'varchar(32)', (col) => col.notNull())
+          .addColumn('priority', 'varchar(8)', (col) => col.notNull())
+          .addColumn('above', 'double precision')
+          .addColumn('below', 'double precision')
+          .addColumn('high_above', 'double precision')
+          .addColumn('high_below', 'double precision')
+          .addColumn('at_limit', 'integer', (col) => col.notNull())
+          .addColumn('on_delay_s', 'integer', (col) => col.notNull())
+          .addColumn('off_delay_s', 'integer', (col) => col.notNull())
+          .addColumn('deadband', 'double precision', (col) => col.notNull())
+          .addColumn('enabled', 'integer', (col) => col.notNull())
+          .addColumn('updated_at', 'bigint', (col) => col.notNull())
+          .addUniqueConstraint('alarm_rules_device_type_kind', ['device_type', 'kind'])
+          .execute();
+        type Seed = [kind: string, priority: string, above: number | null, below: number | null, highAbove: number | null, highBelow: number | null, atLimit: number, on: number, off: number, deadband: number];
+        const defaults: Seed[] = [
+          ['o2-high', 'medium', 23.0, null, 23.5, null, 1, 3, 10, 0.2],
+          // above: ATA over the set point; high: the rated maximum pressure of a type (2.0 ATA by default).
+          ['pressure-high', 'medium', 0.1, null, 2.0, null, 0, 3, 10, 0.02],
+          ['pressure-rate', 'medium', 0.1, null, null, null, 0, 10, 30, 0],
+          ['temperature', 'medium', 26, 18, 30, null, 0, 30, 60, 0.5],
+          ['humidity', 'low', 85, 50, null, null, 0, 60, 60, 2],
+          ['spo2-low', 'medium', null, 94, null, 90, 0, 10, 10, 1],
+          ['heart-rate', 'medium', 120, 50, 140, 40, 0, 10, 10, 3],
+          ['blood-pressure', 'medium', 160, null, 180, null, 1, 0, 0, 0],
+          ['offline', 'medium', null, null, null, null, 0, 0, 0, 0],
+          ['erd', 'medium', null, null, null, null, 0, 0, 0, 0],
+        ];
+        const at = Date.now();
+        await (db as Kysely<{ alarm_rules: Record<string, unknown> }>)
+          .insertInto('alarm_rules')
+          .values(
+            [1, 2, 3, 4, 5].flatMap((type) =>
+              defaults.map(([kind, priority, above, below, high_above, high_below, at_limit, on_delay_s, off_delay_s, deadband]) => ({
+                device_type: type,
+                kind,
+                priority,
+                above,
+                below,
+                high_above,
+                high_below,
+                at_limit,
+                on_delay_s,
+                off_delay_s,
+                deadband,
+                enabled: 1,
+                updated_at: at,
+              })),
+            ),
+          )
+          .execute();
+        // No foreign keys, like the audit trail: an alarm outlives the device it names.
+        await withBigId(db.schema.createTable('alarms'))
+          .addColumn('device_id', 'varchar(64)', (col) => col.notNull())
+          .addColumn('kind', 'varchar(32)', (col) => col.notNull())
+          .addColumn('priority', 'varchar(8)', (col) => col.notNull())
+          .addColumn('state', 'varchar(16)', (col) => col.notNull())
+          // 1 while the rule's condition stands: where a shelved or suppressed alarm goes when it comes back.
+          .addColumn('condition', 'integer', (col) => col.notNull())
+          .addColumn('value', 'double precision')
+          .addColumn('threshold', 'double precision')
+          .addColumn('raised_at', 'bigint', (col) => col.notNull())
+          .addColumn('acked_at', 'bigint')
+          .addColumn('acked_by', 'varchar(64)')
+          .addColumn('closed_at', 'bigint')
+          .addColumn('shelved_until', 'bigint')
+          .addColumn('comment', 'varchar(500)')
+          .execute();
+        // One open alarm per device and rule, whatever races: on both stores, a partial unique index.
+        await db.schema
+          .createIndex('alarms_one_open')
+          .on('alarms')
+          .columns(['device_id', 'kind'])
+          .unique()
+          .where(sql.ref('state'), '<>', 'closed')
+          .execute();
+        await db.schema.createIndex('alarms_raised_at').on('alarms').columns(['raised_at', 'id']).execute();
+        await db.schema.createIndex('alarms_device_id_raised_at').on('alarms').columns(['device_id', 'raised_at']).execute();
+        await db.schema.createIndex('alarms_state_shelved_until').on('alarms').columns(['state', 'shelved_until']).execute();
+        await withBigId(db.schema.createTable('alarm_transitions'))
+          .addColumn('alarm_id', 'bigint', (col) => col.notNull())
+          .addColumn('at', 'bigint', (col) => col.notNull())
+          .addColumn('from_state', 'varchar(16)')
+          .addColumn('to_state', 'varchar(16)', (col) => col.notNull())
+          .addColumn('actor_account', 'varchar(64)', (col) => col.notNull())
+          .addColumn('comment', 'varchar(500)')
+          .execute();
+        await db.schema.createIndex('alarm_transitions_alarm_id').on('alarm_transitions').columns(['alarm_id', 'id']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const table of ['alarm_transitions', 'alarms', 'alarm_rules']) await db.schema.dropTable(table).execute();
       },
     },
   };

@@ -213,6 +213,58 @@ type RollupColumn = (typeof ROLLUP_COLUMNS)[HistoryReading];
 type ReadingRollupsTable = { device_id: string; bucket_ms: number; start: number } & { [C in `${RollupColumn}_${'min' | 'max'}`]: number | null } & {
   [C in `${RollupColumn}_${'sum' | 'n'}`]: number;
 };
+/** One rule of one device type (src/domain/alarms/rules.ts AlarmRule; docs/alarms.md). */
+interface AlarmRulesTable {
+  id: Generated<number>;
+  /** 1–5, the devices' `type`. */
+  device_type: number;
+  kind: string;
+  /** The lesser band's: 'medium' | 'low'. */
+  priority: string;
+  above: number | null;
+  below: number | null;
+  high_above: number | null;
+  high_below: number | null;
+  at_limit: number;
+  on_delay_s: number;
+  off_delay_s: number;
+  deadband: number;
+  enabled: number;
+  updated_at: number;
+}
+
+/** An alarm (docs/alarms.md): at most one not closed per device and kind (a partial unique index). */
+interface AlarmsTable {
+  id: Generated<number>;
+  device_id: string;
+  kind: string;
+  priority: string;
+  /** src/domain/alarms/rules.ts AlarmState. */
+  state: string;
+  /** 1 while the rule's condition stands. */
+  condition: number;
+  value: number | null;
+  threshold: number | null;
+  raised_at: number;
+  acked_at: number | null;
+  /** The account that acknowledged it. */
+  acked_by: string | null;
+  closed_at: number | null;
+  shelved_until: number | null;
+  /** The last operator's comment or reason. */
+  comment: string | null;
+}
+
+/** One transition of an alarm: who (an account, or `system`), when, from and to which state, and why. */
+interface AlarmTransitionsTable {
+  id: Generated<number>;
+  alarm_id: number;
+  at: number;
+  from_state: string | null;
+  to_state: string;
+  actor_account: string;
+  comment: string | null;
+}
 
 export interface DB {
   accounts: AccountsTable;
@@ -227,6 +279,9 @@ export interface DB {
   messages: MessagesTable;
   device_types: DeviceTypesTable;
   reading_rollups: ReadingRollupsTable;
+  alarm_rules: AlarmRulesTable;
+  alarms: AlarmsTable;
+  alarm_transitions: AlarmTransitionsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -235,6 +290,8 @@ export type NewDeviceRow = Insertable<DevicesTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type NewStateRecordRow = Insertable<StateRecordsTable>;
+export type AlarmRow = Selectable<AlarmsTable>;
+export type AlarmRuleRow = Selectable<AlarmRulesTable>;
 
 /** The flag columns hold 0 or 1 on both stores. */
 export const flag = (value: boolean): number => (value ? 1 : 0);

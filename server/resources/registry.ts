@@ -1,4 +1,5 @@
 import { accountsResource } from '../accounts/list';
+import { alarmRulesResource, alarmsResource } from '../alarms/list';
 import { auditLogResource } from '../audit/list';
 import { deviceCommandsResource } from '../commands/list';
 import { deviceTypesResource } from '../device-types/list';
@@ -20,6 +21,8 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   auditLogResource,
   deviceCommandsResource,
   deviceTypesResource,
+  alarmsResource,
+  alarmRulesResource,
 ];
 
 /** The resources one API lists: `upstream` (the POST contract under API_PREFIX) or `rest` (/api/v1), by their configuration's adapter. */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { deviceTypeRoutes } from '../device-types/update';
+import { alarmRoutes } from '../alarms/routes';
 import { deviceRestRoutes } from '../devices/rest';
 import { fleetRoutes } from '../fleet/routes';
 import { historyRoutes } from '../history/routes';
@@ -27,6 +28,7 @@ export const restPlugin: FastifyPluginAsync = async (app) => {
   await app.register(deviceRestRoutes);
   await app.register(deviceTypeRoutes);
   await app.register(historyRoutes);
+  await app.register(alarmRoutes);
   await app.register(livePlugin);
   await app.register(fleetRoutes);
   // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id.

@@ -1,3 +1,4 @@
+import type { AlarmEngine } from '../alarms/engine';
 import type { AppContext } from '../context';
 import { createBatchWriter, type BatchEntry, type BatchResult, type BatchWriter } from './batch';
 import type { IngestCounters, Outcomes } from './counters';
@@ -10,14 +11,16 @@ interface CommitParts {
   thread: ThreadedBatchWriter | undefined;
   counters: IngestCounters;
   outcomes: Outcomes;
+  alarms: AlarmEngine;
 }
 
 /**
  * One attempt at a work item (the queue's `attempt`): a batch written in one transaction, by the writer
  * thread or here, or a step run; once it committed, what finishes it: its counts, its acknowledgements in
- * arrival order, then its live patches.
+ * arrival order, its live patches, then the safety alarms of each device's newest stored reading (the one its
+ * patch carries: a reading older than the device's newest moves no alarm).
  */
-export const createCommit = ({ ctx, thread, counters, outcomes }: CommitParts): ((work: Work) => Promise<() => void>) => {
+export const createCommit = ({ ctx, thread, counters, outcomes, alarms }: CommitParts): ((work: Work) => Promise<() => void>) => {
   const { settle, publish, drop } = outcomes;
   let writeHere: BatchWriter | undefined;
   /** A batch's raw entries written by the thread, or the batch written here (without a thread nothing is raw). */
@@ -40,6 +43,7 @@ export const createCommit = ({ ctx, thread, counters, outcomes }: CommitParts): 
       settle(entry.message);
     }
     for (const patch of result.patches) publish(patch);
+    alarms.readingsStored(result.patches.flatMap((patch) => (patch.Reading === undefined ? [] : [patch.Reading])));
   };
 
   const finishStep = (work: StepWork, outcome: StepOutcome): void => {

@@ -1,5 +1,6 @@
 import type { DevicePatch } from '../../src/domain/live';
 import type { DeviceEvent } from '../../src/domain/mqtt/payloads';
+import type { AlarmEngine } from '../alarms/engine';
 import type { AppContext } from '../context';
 import { flag, isSet } from '../db/schema';
 import { endSession } from '../orders/session-end';
@@ -14,15 +15,12 @@ import { presencePatch, touchDevice, type DeviceAfterEvent } from './presence';
  *   running session (session_oc, session_started_at) is the one the chamber reports, whatever the
  *   booking's answer: an occupant is inside either way, so the offline rule watches it.
  * - sessionEnd: endSession, then the session is cleared.
- * - emergency: devices.erd.
+ * - emergency: devices.erd, then the `erd` alarm raised or returned to normal (docs/alarms.md).
  * - fault: logged.
  *
  * Every event also marks the device online and moves its last-seen time. Each step commits on its own
  * and is safe to repeat (the lifecycle answers a repeated start or end without writing), so an event
  * whose handling failed halfway is simply handled again.
- *
- * Alarms (docs/product.md, "Not built yet: safety alarms": emergency active is critical; faults) are a later issue: they
- * hook into `emergency` and `fault` below, and into the offline sweep (server/telemetry/offline-sweep.ts).
  */
 
 export type EventOutcome = { dropped: 'unknownDevice' } | { patch: DevicePatch };
@@ -30,6 +28,7 @@ export type EventOutcome = { dropped: 'unknownDevice' } | { patch: DevicePatch }
 export interface EventDeps {
   ctx: AppContext;
   log: LimitedLog;
+  alarms: AlarmEngine;
 }
 
 const sessionPatch = (row: DeviceAfterEvent): DevicePatch => ({
@@ -68,14 +67,13 @@ export const handleEvent = async (deps: EventDeps, deviceId: string, event: Devi
     case 'emergency': {
       const row = await touchDevice(ctx.db, deviceId, receivedAt, { erd: flag(event.active) });
       if (row === undefined) return UNKNOWN;
-      // The critical alarm's hook (docs/product.md, "Not built yet: safety alarms": emergency rapid depressurisation active).
+      deps.alarms.eventReported(deviceId, 'erd', event.active);
       deps.log('warn', `emergency:${event.active ? 'on' : 'off'}`, { deviceId, active: event.active, at }, 'emergency rapid depressurisation');
       return { patch: { ...presencePatch(row), Emergency: isSet(row.erd) } };
     }
     case 'fault': {
       const row = await touchDevice(ctx.db, deviceId, receivedAt);
       if (row === undefined) return UNKNOWN;
-      // The fault alarm's hook (docs/product.md, "Not built yet: safety alarms").
       deps.log('warn', 'fault', { deviceId, code: event.code, detail: event.message, at }, 'device fault');
       return { patch: presencePatch(row) };
     }

@@ -1,3 +1,4 @@
+import { ALARM_SWEEP_INTERVAL_MS, createAlarmEngine, type AlarmEngine } from '../alarms/engine';
 import type { AppContext } from '../context';
 import type { InboundMessage } from '../mqtt/transport';
 import { createCommit } from './commit';
@@ -31,7 +32,8 @@ import { createWorkQueue } from './work-queue';
  *
  * Composed here: where a taken message goes (intake.ts), the open batch, the queue and its worker with
  * retries (work-queue.ts), the write and what follows its commit (commit.ts), what becomes of each
- * message, counted (counters.ts), and the offline rule's timer (offline-sweep.ts).
+ * message, counted (counters.ts), the offline rule's timer (offline-sweep.ts), and the safety alarms,
+ * evaluated after each commit (server/alarms/engine.ts).
  */
 
 /** Entries per batch: at 10,000 messages/s a batch fills in 100 ms, so `maxWaitMs` is what usually closes it. */
@@ -53,6 +55,8 @@ export interface IngestOptions {
   offlineAfterMs?: number;
   /** How often the offline rule is applied; 0 applies it only when `sweep()` is called (tests). */
   sweepIntervalMs?: number;
+  /** How often the alarm engine sweeps (shelves, suppression, edited rules); default: 0 when `sweepIntervalMs` is 0, else ALARM_SWEEP_INTERVAL_MS. */
+  alarmSweepIntervalMs?: number;
   retryFirstMs?: number;
   retryMaxMs?: number;
   /** Log lines per kind per window (log.ts). */
@@ -73,6 +77,8 @@ export interface Ingest {
   /** Writes what is pending and stops the timers. A write that fails now is not retried: its messages stay unacknowledged. */
   close(): Promise<void>;
   readonly counters: Readonly<IngestCounters>;
+  /** The safety alarms evaluated from what this ingestion stores. */
+  readonly alarms: AlarmEngine;
 }
 
 export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest => {
@@ -90,6 +96,11 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
         })
       : undefined;
 
+  const alarms = createAlarmEngine({
+    ctx,
+    log,
+    intervalMs: options.alarmSweepIntervalMs ?? (options.sweepIntervalMs === 0 ? 0 : ALARM_SWEEP_INTERVAL_MS),
+  });
   const counters = newCounters();
   const outcomes = createOutcomes(ctx, counters, log);
   const { settle, refuse } = outcomes;
@@ -100,13 +111,14 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
     retryMaxMs: options.retryMaxMs ?? RETRY_MAX_MS,
     counters,
     log,
-    attempt: createCommit({ ctx, thread, counters, outcomes }),
+    attempt: createCommit({ ctx, thread, counters, outcomes, alarms }),
   });
-  const take = createIntake({ ctx, log, threaded: thread !== undefined, counters, outcomes, queue });
+  const take = createIntake({ ctx, log, threaded: thread !== undefined, counters, outcomes, queue, alarms });
   const offline = startOfflineSweep({
     ctx,
     log,
     publish: outcomes.publish,
+    alarms,
     offlineAfterMs,
     intervalMs: options.sweepIntervalMs ?? OFFLINE_SWEEP_INTERVAL_MS,
   });
@@ -138,11 +150,12 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
       const sweepStopped = offline.stop();
       await queue.close();
       await sweepStopped;
+      await alarms.close();
       await thread?.close();
       if (counters.pending > 0) {
         log('warn', 'close', { pending: counters.pending }, 'ingest closed with messages not acknowledged: their devices send them again');
       }
     })());
 
-  return { accept, sweep: offline.sweep, close, counters };
+  return { accept, sweep: offline.sweep, close, counters, alarms };
 };

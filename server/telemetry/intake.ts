@@ -1,5 +1,6 @@
 import { parseMessage } from '../../src/domain/mqtt/parse';
 import { parseTopic } from '../../src/domain/mqtt/topics';
+import type { AlarmEngine } from '../alarms/engine';
 import { applyAck } from '../commands/acks';
 import type { CommandLog } from '../commands/outcomes';
 import type { AppContext } from '../context';
@@ -17,6 +18,7 @@ interface IntakeParts {
   counters: IngestCounters;
   outcomes: Outcomes;
   queue: WorkQueue;
+  alarms: AlarmEngine;
 }
 
 /**
@@ -24,7 +26,7 @@ interface IntakeParts {
  * refused messages into the open batch, events (session start and end, emergency, fault: events.ts)
  * and acks as steps. The message is pending from here.
  */
-export const createIntake = ({ ctx, log, threaded, counters, outcomes, queue }: IntakeParts): ((message: InboundMessage, receivedAt: number) => void) => {
+export const createIntake = ({ ctx, log, threaded, counters, outcomes, queue, alarms }: IntakeParts): ((message: InboundMessage, receivedAt: number) => void) => {
   const { addToBatch, addStep } = queue;
   const { drop, settle } = outcomes;
 
@@ -62,7 +64,7 @@ export const createIntake = ({ ctx, log, threaded, counters, outcomes, queue }: 
         return addToBatch({ kind: 'status', deviceId, message, receivedAt, status: parsed.message });
       case 'event': {
         const event = parsed.message;
-        return addStep(deviceId, message, () => handleEvent({ ctx, log }, deviceId, event, receivedAt));
+        return addStep(deviceId, message, () => handleEvent({ ctx, log, alarms }, deviceId, event, receivedAt));
       }
       case 'ack': {
         const ack = parsed.message;

@@ -1,4 +1,5 @@
 import type { DevicePatch } from '../../src/domain/live';
+import type { AlarmEngine } from '../alarms/engine';
 import type { AppContext } from '../context';
 import type { LimitedLog } from './log';
 import { markSilentDevicesOffline, presencePatch } from './presence';
@@ -7,6 +8,7 @@ interface OfflineSweepParts {
   ctx: Pick<AppContext, 'db' | 'now'>;
   log: LimitedLog;
   publish: (patch: DevicePatch) => void;
+  alarms: Pick<AlarmEngine, 'eventReported'>;
   /** The offline rule's silence (presence.ts). */
   offlineAfterMs: number;
   /** 0: only when `sweep()` is called. */
@@ -21,11 +23,11 @@ export interface OfflineSweep {
 }
 
 /** The offline rule applied every `intervalMs` (one sweep at a time; a failed sweep is logged and the next one tried). */
-export const startOfflineSweep = ({ ctx, log, publish, offlineAfterMs, intervalMs }: OfflineSweepParts): OfflineSweep => {
+export const startOfflineSweep = ({ ctx, log, publish, alarms, offlineAfterMs, intervalMs }: OfflineSweepParts): OfflineSweep => {
   const sweep = async (): Promise<string[]> => {
     const silent = await markSilentDevicesOffline(ctx.db, ctx.now(), offlineAfterMs);
     for (const row of silent) {
-      // The "no telemetry for 30 s during a session" alarm's hook (docs/product.md, "Not built yet: safety alarms").
+      alarms.eventReported(row.id, 'offline', true);
       log('warn', 'offline:silent', { deviceId: row.id, lastSeen: row.last_seen_at, offlineAfterMs }, 'device offline: silent during a session');
       publish(presencePatch(row));
     }

@@ -4,7 +4,7 @@ import { isSet, type DB, type DeviceRow, type DevicesTable } from '../db/schema'
 
 /**
  * Whether a device is online and when it was last heard from (docs/product.md, "Devices and readings" and
- * the "lost telemetry" row of "Not built yet: safety alarms"; docs/ingest.md, "Online, last seen, offline").
+ * the "lost telemetry" rule of "Safety alarms"; docs/ingest.md, "Online, last seen, offline").
  *
  * - `last_seen_at` is the server's clock when a message from the device arrived (telemetry, an
  *   `online` status or an event), never the device's own Time, and it only moves forward.

@@ -26,10 +26,18 @@ export const AUDIT_ACTIONS = [
   'order.used',
   'order.finished',
   'order.expired',
+  // The safety alarms (docs/alarms.md): raised and changed by the server, acted on by operators, rules edited by an admin.
+  'alarm.raise',
+  'alarm.change',
+  'alarm.acknowledge',
+  'alarm.shelve',
+  'alarm.unshelve',
+  'alarm.close',
+  'alarmRule.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['account', 'device', 'deviceType', 'order'] as const;
+export const AUDIT_TARGET_TYPES = ['account', 'device', 'deviceType', 'order', 'alarm', 'alarmRule'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** An entry as `GET /api/v1/audit-log` answers it (ra-data-simple-rest's shape: `id` first). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alarmRecordSchema } from './alarms/record';
 import { MESSAGE_TYPES } from './messages';
 import { COMMAND_TYPES, telemetrySchema } from './mqtt/payloads';
 import { DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
@@ -13,6 +14,8 @@ import { DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
  * one device are coalesced by merging, newest field wins.
  * A `command` event reports what became of one command sent to a device (sent, acknowledged, refused,
  * timed out).
+ * An `alarm` event is an alarm as `GET /api/v1/alarms` shows it, after each of its transitions (docs/alarms.md);
+ * it goes to the viewers who see its device.
  * A `message` event tells one account that a message was made for it (docs/messages.md); it goes only to
  * that account's streams, and the console then reads its box again in the reader's language.
  */
@@ -68,14 +71,17 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('device'), data: devicePatchSchema }),
   z.strictObject({ type: z.literal('command'), data: commandOutcomeSchema }),
   z.strictObject({ type: z.literal('message'), data: messageNoticeSchema }),
+  z.strictObject({ type: z.literal('alarm'), data: alarmRecordSchema }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
 /** Who an event is for: viewers who see its device, or one account. */
 type LiveAudience = { device: string } | { account: number };
 
-export const liveEventAudience = (event: LiveEvent): LiveAudience =>
-  event.type === 'message' ? { account: event.data.account } : { device: event.data.Id };
+export const liveEventAudience = (event: LiveEvent): LiveAudience => {
+  if (event.type === 'message') return { account: event.data.account };
+  return { device: event.type === 'alarm' ? event.data.deviceId : event.data.Id };
+};
 
 /** The relay topic of an event: its device's, or its account's. */
 export const liveTopicOf = (event: LiveEvent): string => {

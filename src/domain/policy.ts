@@ -18,6 +18,7 @@ export type Action =
   | 'assignDevices'
   | 'resetPassword'
   | 'acknowledge'
+  | 'shelve'
   | 'clear';
 
 const everyone: RoleList = ['admin', 'user', 'lowUser', 'client'];
@@ -67,7 +68,8 @@ const data = {
     assignDevices: administrators,
     resetPassword: administrators,
   },
-  alarms: { ...readable, acknowledge: everyone, clear: administrators },
+  // docs/alarms.md, "Rights": a client acknowledges only; closing out of service is the upper administrators'.
+  alarms: { ...readable, acknowledge: everyone, shelve: administrators, clear: upperAdministrators },
   'alarm-rules': { ...readable, edit: superAdministrator },
   'audit-log': readable,
   // The commands sent to chambers and their outcomes, read by whoever sees the device (docs/commands.md).

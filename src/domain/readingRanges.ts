@@ -4,7 +4,7 @@ import type { Telemetry } from './mqtt/payloads';
 
 /**
  * The normal range of each reading an operator watches, from the default alarm rules of docs/product.md
- * ("Not built yet: safety alarms"): the oxygen monitor marks a value outside it. Only the thresholds are
+ * ("Safety alarms"; docs/alarms.md): the oxygen monitor marks a value outside it. Only the thresholds are
  * used here, not the rules' delays and deadbands: a mark shows the reading as it is now, it is no alarm.
  */
 

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       commandTimeoutSeconds: 10,
       rawRetentionDays: 30,
       rollupRetentionDays: 730,
+      alarmShelveMaxMinutes: 60,
       workers: 1,
       mqtt: { kind: 'embedded', port: 1883, host: '0.0.0.0' },
     });
@@ -81,6 +82,7 @@ describe('loadConfig', () => {
       commandTimeoutSeconds: 20,
       rawRetentionDays: 7,
       rollupRetentionDays: 365,
+      alarmShelveMaxMinutes: 60,
       workers: 2,
       mqtt: { kind: 'embedded', port: 0, host: '127.0.0.1' },
     });

@@ -109,7 +109,7 @@ describe.each(STORE_KINDS)('live stream (%s)', (kind) => {
           });
           publish(...published, outcome(scope[0] ?? '', `r${run}-end`));
           await stream.until(hasCommand(`r${run}-end`));
-          const inScope = (item: LiveEvent) => item.type !== 'message' && scope.includes(item.data.Id);
+          const inScope = (item: LiveEvent) => (item.type === 'device' || item.type === 'command') && scope.includes(item.data.Id);
           // Device by device, the patches received merge to what was published in scope, and outcomes all arrive in order.
           const merged = (items: LiveEvent[]) => {
             const byDevice = new Map<string, DevicePatch>();

@@ -6,7 +6,7 @@ import { SERVED_RESOURCES } from '../../server/resources/registry';
 import { CODES } from '../../src/domain/envelope';
 import { canAccess, type AccessRequest } from '../../src/domain/policy';
 import { levelToRole, type Level } from '../../src/domain/roles';
-import { FLEET_ASSIGNMENTS, T0, demoTokens, deviceRow, seedFleet, snapshot, type DemoName } from './fleet';
+import { ALL_DEVICES, FLEET_ASSIGNMENTS, T0, demoTokens, deviceRow, seedFleet, snapshot, type DemoName } from './fleet';
 import { DEMO } from './http';
 import { STORE_KINDS, useStore } from './stores';
 
@@ -97,6 +97,8 @@ interface ActionEndpoint {
 const upstream = (path: string, body: unknown): Request => ({ method: 'POST', url: `/upstream${path}`, body });
 /** The cmdId of the command recorded for a device (none exists for a missing device). */
 const COMMAND_OF = (Id: string) => `cmd-${Id}`;
+/** An alarm stored for every fleet device in beforeAll, numbered by the device's place in the fleet; a missing device's is a number never stored. */
+const ALARM_OF = (Id: string) => ALL_DEVICES.indexOf(Id) + 1 || 999_999;
 
 /** Every action endpoint of the upstream contract and the REST API that names one device or account. */
 const ACTIONS: readonly ActionEndpoint[] = [
@@ -124,6 +126,18 @@ const ACTIONS: readonly ActionEndpoint[] = [
     policy: { resource: 'device-commands', action: 'show' },
     target: 'device',
     request: (Id) => ({ method: 'GET', url: `/api/v1/device-commands/${COMMAND_OF(Id)}` }),
+  },
+  {
+    name: 'GET /api/v1/alarms/:id',
+    policy: { resource: 'alarms', action: 'show' },
+    target: 'device',
+    request: (Id) => ({ method: 'GET', url: `/api/v1/alarms/${ALARM_OF(Id)}` }),
+  },
+  {
+    name: 'GET /api/v1/alarms/:id/history',
+    policy: { resource: 'alarms', action: 'show' },
+    target: 'device',
+    request: (Id) => ({ method: 'GET', url: `/api/v1/alarms/${ALARM_OF(Id)}/history` }),
   },
   {
     name: 'device/update_OCProperty',
@@ -200,6 +214,9 @@ const LIST_SCOPES: Readonly<Record<string, ListScope | 'below' | 'unscoped'>> = 
   'audit-log': 'below',
   // Five records of no device or account: every role allowed to list them reads them all.
   'device-types': 'unscoped',
+  alarms: { target: 'device', filterFor: (Id) => ({ deviceId: [Id] }), ownerOf: (r) => String(r.deviceId) },
+  // The rules name no device: every role reads all of them (tests/server/alarms-rest.spec.ts).
+  'alarm-rules': 'below',
 };
 
 interface ListEndpoint {
@@ -297,6 +314,10 @@ describe.each(STORE_KINDS)('permission matrix (%s)', (kind) => {
           answered_at: T0 + 1000,
         })),
       )
+      .execute();
+    await ctx.db
+      .insertInto('alarms')
+      .values(ALL_DEVICES.map((id) => ({ id: ALARM_OF(id), device_id: id, kind: 'erd', priority: 'high', state: 'active-unacked', condition: 1, raised_at: T0 })))
       .execute();
     const accounts = await ctx.db.selectFrom('accounts').select('id').execute();
     await ctx.db

@@ -25,6 +25,7 @@ export const crudEnUS = {
       relativeHumidity: '%RH',
       bpm: 'bpm',
       mmHg: 'mmHg',
+      second: 's',
     },
     filters: {
       from: '%{field} from',

@@ -23,6 +23,7 @@ export const crudZhCN = {
       relativeHumidity: '%RH',
       bpm: '次/分',
       mmHg: 'mmHg',
+      second: '秒',
     },
     filters: {
       from: '%{field} 起',

@@ -1,0 +1,87 @@
+import { ALARM_KINDS, DEVICE_TYPES, LESSER_PRIORITIES } from '../../domain/alarms/rules';
+import { defineResource } from '../types';
+import { ALARM_KIND_LABELS } from '../alarms/config';
+
+/** Thresholds span every reading a rule watches (pressure, oxygen, temperature, humidity, vitals, blood pressure). */
+const limit = { kind: 'number', min: -50, max: 300, views: ['list', 'show', 'edit'] } as const;
+const delay = { kind: 'number', integer: true, min: 0, max: 3600, unit: 'second', required: true, views: ['list', 'show', 'edit'] } as const;
+
+/**
+ * The alarm rules of each device type, served by `GET /api/v1/alarm-rules` and `/:id`, edited by an admin
+ * with `PUT /api/v1/alarm-rules/:id` (server/alarms/rule-routes.ts, docs/alarms.md "Rules"). Not in the
+ * console's registry yet (the alarm screens come next), like the alarms.
+ */
+export const alarmRulesConfig = defineResource({
+  name: 'alarm-rules',
+  menu: { group: 'other', order: 40 },
+  id: 'id',
+  representation: 'kind',
+  defaultSort: { field: 'id', order: 'ASC' },
+  adapter: 'rest',
+  fields: {
+    id: { kind: 'number', integer: true, min: 1, max: 1_000_000, views: ['list', 'sort', 'show'] },
+    deviceType: { kind: 'enum', choices: DEVICE_TYPES, required: true, views: ['list', 'filter', 'sort', 'show'] },
+    kind: { kind: 'enum', choices: ALARM_KINDS, required: true, views: ['list', 'filter', 'show'] },
+    priority: { kind: 'enum', choices: LESSER_PRIORITIES, required: true, views: ['list', 'show', 'edit'] },
+    above: limit,
+    below: limit,
+    highAbove: limit,
+    highBelow: limit,
+    atLimit: { kind: 'boolean', required: true, views: ['list', 'show', 'edit'] },
+    onDelayS: delay,
+    offDelayS: delay,
+    deadband: { kind: 'number', min: 0, max: 50, required: true, views: ['list', 'show', 'edit'] },
+    enabled: { kind: 'boolean', required: true, views: ['list', 'filter', 'show', 'edit'] },
+    updatedAt: { kind: 'datetime', required: true, views: ['list', 'sort', 'show'] },
+  },
+  labels: {
+    'zh-CN': {
+      name: '报警规则 |||| 报警规则',
+      fields: {
+        id: '编号',
+        deviceType: '设备类型',
+        kind: '报警类型',
+        priority: '一般报警优先级',
+        above: '一般报警上限',
+        below: '一般报警下限',
+        highAbove: '高级报警上限',
+        highBelow: '高级报警下限',
+        atLimit: '达到限值即报警',
+        onDelayS: '报警延时',
+        offDelayS: '恢复延时',
+        deadband: '死区',
+        enabled: '启用',
+        updatedAt: '修改时间',
+      },
+      choices: {
+        deviceType: { 1: '类型 1', 2: '类型 2', 3: '类型 3', 4: '类型 4', 5: '类型 5' },
+        kind: ALARM_KIND_LABELS['zh-CN'],
+        priority: { medium: '中', low: '低' },
+      },
+    },
+    'en-US': {
+      name: 'Alarm rule |||| Alarm rules',
+      fields: {
+        id: 'No.',
+        deviceType: 'Device type',
+        kind: 'Alarm',
+        priority: 'Lesser band priority',
+        above: 'Alarm above',
+        below: 'Alarm below',
+        highAbove: 'High above',
+        highBelow: 'High below',
+        atLimit: 'The limit itself alarms',
+        onDelayS: 'On-delay',
+        offDelayS: 'Off-delay',
+        deadband: 'Deadband',
+        enabled: 'Enabled',
+        updatedAt: 'Changed',
+      },
+      choices: {
+        deviceType: { 1: 'type 1', 2: 'type 2', 3: 'type 3', 4: 'type 4', 5: 'type 5' },
+        kind: ALARM_KIND_LABELS['en-US'],
+        priority: { medium: 'medium', low: 'low' },
+      },
+    },
+  },
+});
