@@ -50,7 +50,11 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
   const { db } = ctx;
   const devices = new Map<string, DeviceMemory>();
   let rules: Promise<RulesByType> | undefined;
-  const rulesOf = async (type: number) => (await (rules ??= loadRules(db))).get(type) ?? DEFAULT_ALARM_RULES;
+  /** Every type's rules, loaded once and again after each sweep; a type without rows has the defaults. */
+  const rulesByType = async () => {
+    const byType = await (rules ??= loadRules(db));
+    return (type: number) => byType.get(type) ?? DEFAULT_ALARM_RULES;
+  };
 
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (work: () => Promise<void>): void => {
@@ -116,11 +120,12 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
     if (readings.length === 0) return;
     enqueue(async () => {
       await remember(readings.map((reading) => reading.Id));
+      const rulesOf = await rulesByType();
       const fired = new Map<string, RuleEvent[]>();
       for (const reading of readings) {
         const device = devices.get(reading.Id);
         if (device === undefined) continue;
-        const events = evaluateReading(await rulesOf(device.type), device.tracks, reading);
+        const events = evaluateReading(rulesOf(device.type), device.tracks, reading);
         if (events.length > 0) fired.set(reading.Id, events);
       }
       if (fired.size > 0) await apply(fired);
@@ -131,7 +136,8 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
     enqueue(async () => {
       await remember([deviceId]);
       const device = devices.get(deviceId);
-      const rule = device === undefined ? undefined : (await rulesOf(device.type)).find((each) => each.kind === kind);
+      const rulesOf = await rulesByType();
+      const rule = device === undefined ? undefined : rulesOf(device.type).find((each) => each.kind === kind);
       if (device === undefined || rule === undefined) return;
       const events = evaluateEvent(rule, device.tracks, present);
       if (events.length > 0) await apply(new Map([[deviceId, events]]));

@@ -5,7 +5,9 @@ import { alarmsConfig } from '../../src/resources/alarms/config';
 import { actorOf } from '../audit/actor';
 import { requireAccess, signedIn } from '../auth/guard';
 import { noPayload } from '../auth/routes';
+import type { ListAnswer } from '../../src/resources/query';
 import type { ZodTypeProvider } from '../http/validation';
+import { asRecords, type RenderedList } from '../lists/answer';
 import { actOnAlarm, alarmHistory } from './actions';
 import { alarmRuleEditBody, editAlarmRule } from './rule-edit';
 import { alarmRulesResource } from './list';
@@ -63,8 +65,8 @@ export const alarmRoutes: FastifyPluginAsync = async (instance) => {
     { schema: { params: idParams, body: alarmRuleEditBody }, onRequest: requireAccess({ resource: alarmRulesConfig.name, action: 'edit' }) },
     async (request) => {
       await editAlarmRule(app.ctx, actorOf(request), request.params.id, request.body);
-      const { list } = await alarmRulesResource.list(app.ctx, signedIn(request), { current: 1, pageSize: 1, filter: { id: [request.params.id] } });
-      return typeof list === 'string' ? (JSON.parse(list) as unknown[])[0] : list[0];
+      const answer = await alarmRulesResource.list(app.ctx, signedIn(request), { current: 1, pageSize: 1, filter: { id: [request.params.id] } });
+      return (typeof answer.list === 'string' ? asRecords(answer as RenderedList) : (answer as ListAnswer)).list[0];
     },
   );
 };

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiveEvent } from '../../src/domain/live';
+import { actOnAlarm } from '../../server/alarms/actions';
 import type { AppContext } from '../../server/context';
 import type { InboundMessage } from '../../server/mqtt/transport';
 import { createIngest, type Ingest } from '../../server/telemetry/ingest';
@@ -97,7 +98,8 @@ describe.each(STORE_KINDS)('the alarm engine (%s)', (kind) => {
     await feed('OC-A1', [{ RCPi02: 22 }], AT + 14_000);
     expect(await states('OC-A1')).toEqual(['o2-high:high:rtn-unacked']);
     const [first] = await alarms('OC-A1');
-    await ctx.db.updateTable('alarms').set({ state: 'closed', closed_at: NOW }).where('id', '=', first?.id ?? 0).execute();
+    const acked = await actOnAlarm(ctx, { id: 1, level: 0 }, { id: 1, account: 'admin', address: 'test' }, Number(first?.id), { input: 'ack' });
+    expect(acked).toMatchObject({ state: 'closed', ackedBy: 'admin' });
     await feed('OC-A1', held({ RCPi02: 23.1 }, 4), AT + 20_000);
     expect(await states('OC-A1')).toEqual(['o2-high:high:closed', 'o2-high:medium:active-unacked']);
   });
