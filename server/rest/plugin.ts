@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { deviceRestRoutes } from '../devices/rest';
 import { livePlugin } from '../live/plugin';
+import { orderRestRoutes } from '../orders/rest';
 import { servedBy } from '../resources/registry';
 import { restErrorHandler, restNotFound } from './errors';
 import { registerRestList } from './list';
@@ -22,6 +23,7 @@ export const restPlugin: FastifyPluginAsync = async (app) => {
   app.all('/', restNotFound);
   app.all('/*', restNotFound);
   await app.register(deviceRestRoutes);
+  await app.register(orderRestRoutes);
   await app.register(livePlugin);
   // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id.
   for (const resource of servedBy('rest')) registerRestList(app, resource);

@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'device.commandAcked',
   'device.commandRefused',
   'device.commandTimedOut',
+  'order.created',
+  'order.cancelled',
   'order.used',
   'order.finished',
   'order.expired',
