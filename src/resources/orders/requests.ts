@@ -34,16 +34,9 @@ export type BookingBody = z.infer<typeof bookingBodySchema>;
 export const ORDER_STATES = ['open', 'running', 'finished', 'expired', 'cancelled'] as const;
 export type OrderStateName = (typeof ORDER_STATES)[number];
 
-interface OrderFlags {
-  IsUsed?: unknown;
-  IsPass?: unknown;
-  FinishTime?: unknown;
-  CancelTime?: unknown;
-}
-
 const present = (value: unknown) => value !== null && value !== undefined;
 
-export const orderStateOf = (order: OrderFlags): OrderStateName => {
+export const orderStateOf = (order: Readonly<Record<string, unknown>>): OrderStateName => {
   if (present(order.CancelTime)) return 'cancelled';
   if (order.IsPass === true) return 'expired';
   if (present(order.FinishTime)) return 'finished';
