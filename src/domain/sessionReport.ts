@@ -9,7 +9,6 @@ import { z } from 'zod';
 
 /** The readings a report charts and exports, in column order. */
 export const REPORT_READINGS = ['RCP', 'SP', 'RCPi02', 'RCT', 'RCRH', 'HmHR', 'HmSP02', 'HmBP'] as const;
-export type ReportReading = (typeof REPORT_READINGS)[number];
 
 /**
  * The most readings a report carries: sessions last at most a few hours and chambers report about once a

@@ -125,6 +125,9 @@ describe('bookings and session reports in Chromium against the real server', () 
     await page.emulateMedia({ media: 'print' });
     await page.screenshot({ path: '/tmp/orders-report-print.png', fullPage: true });
     expect(await page.locator('.MuiAppBar-root').isVisible()).toBe(false);
+    expect(await page.getByRole('link', { name: 'Order list' }).isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Print' }).isVisible()).toBe(false);
+    expect(await page.getByText('Cabin pressure and set point').isVisible()).toBe(true);
     await page.close();
 
     // Another chamber's booking, newest of all: a client managing only BOOKED sees neither it nor its report.

@@ -16,9 +16,9 @@ export const BOOKING_PAST_TOLERANCE_MINUTES = 5;
 export const BOOKING_AHEAD_DAYS = 30;
 
 /** A messaging platform's user id (WeChat's OpenId is 28 of these characters). */
-export const OPEN_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+const OPEN_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** The code the guest gives the chamber to start the session; digits and letters. */
-export const OC_PATTERN = /^[A-Za-z0-9]+$/;
+const OC_PATTERN = /^[A-Za-z0-9]+$/;
 
 export const bookingBodySchema = z.strictObject({
   Id: deviceIdSchema,
@@ -31,8 +31,7 @@ export const bookingBodySchema = z.strictObject({
 export type BookingBody = z.infer<typeof bookingBodySchema>;
 
 /** Where a booking is in its life (docs/orders.md, "States"), derived from its fields. */
-export const ORDER_STATES = ['open', 'running', 'finished', 'expired', 'cancelled'] as const;
-export type OrderStateName = (typeof ORDER_STATES)[number];
+type OrderStateName = 'open' | 'running' | 'finished' | 'expired' | 'cancelled';
 
 const present = (value: unknown) => value !== null && value !== undefined;
 

@@ -14,7 +14,7 @@ const PRINT_STYLES = (
   <GlobalStyles
     styles={{
       '@media print': {
-        '.MuiAppBar-root, .RaSidebar-root, .MuiTabs-root, .MuiFab-root, footer, [data-print="hide"]': { display: 'none !important' },
+        '.MuiAppBar-root, .MuiDrawer-root, .MuiDrawer-docked, .MuiTabs-root, .MuiFab-root, footer, [data-print="hide"]': { display: 'none !important' },
         '.RaLayout-appFrame': { marginTop: '0 !important' },
         '.RaLayout-content': { padding: '0 !important' },
         body: { background: 'white' },
