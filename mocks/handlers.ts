@@ -8,6 +8,7 @@ import { fleetSummaryHandlers } from './fleetSummary';
 import { issueCommandHandlers } from './issueCommands';
 import { liveHandlers } from './live';
 import { messageHandlers } from './messages';
+import { orderHandlers, settleSeededOrders } from './orders';
 import { restResourceHandlers } from './rest';
 import { seedTables } from './seed';
 import { upstreamResourceHandlers } from './upstream';
@@ -24,12 +25,13 @@ export interface MockOptions {
  * configuration, over freshly seeded data), the upstream's commands to chambers and its account calls.
  * Each call gets its own data and its own passwords and its own command log. The first matching handler
  * answers, so the order is: the 40300 gate of an account that must change its password, sign-in, the
- * commands and the account calls (add_Admin with the level rule before the generated create), the
+ * commands, the account calls and the booking calls (add_Admin with the level rule before the generated create), the
  * generated resource handlers, then the command log's REST read, the message box, the workplace's fleet
  * summary and the live stream.
  */
 export const handlers = (upstreamBase: string, restBase: string, { resources = RESOURCE_CONFIGS, canAccess = sharedPolicy }: MockOptions = {}) => {
   const tables = seedTables(resources);
+  settleSeededOrders(tables.get('orders') ?? []);
   const tableOf = (config: ResourceConfig) => tables.get(config.name) ?? [];
   const credentials = mockCredentials();
   const commands = commandLog();
@@ -38,6 +40,7 @@ export const handlers = (upstreamBase: string, restBase: string, { resources = R
     ...authHandlers(upstreamBase, credentials),
     ...issueCommandHandlers(upstreamBase, tables, canAccess, commands),
     ...accountCallHandlers(upstreamBase, tables, canAccess, credentials),
+    ...orderHandlers(restBase, tables, canAccess, commands),
     ...resources.flatMap((config) =>
       config.adapter === 'upstream'
         ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess)

@@ -27,7 +27,7 @@ const TYPE_WORDS: Record<string, string> = { string: 'a string', number: 'a numb
  * `ST must be a whole number`, `SS must be one of F, M, S`, `unknown field: RCP`. The zod issues the
  * device bodies can raise; anything else is `… is invalid`, as on the server.
  */
-const serverBadInput = (error: z.ZodError): string => {
+export const serverBadInput = (error: z.ZodError): string => {
   const [issue] = error.issues;
   if (issue === undefined) return 'body is invalid';
   if (issue.code === 'unrecognized_keys') return `unknown field: ${[...issue.path, issue.keys[0]].join('.')}`;

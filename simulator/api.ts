@@ -55,6 +55,8 @@ const orderSchema = z.object({
   SetT: z.number().nullish(),
   IsUsed: z.boolean().nullish(),
   IsPass: z.boolean().nullish(),
+  /** Set when an operator cancelled the booking (docs/orders.md): its code starts no session. */
+  CancelTime: z.number().nullish(),
 });
 export type OrderRecord = z.infer<typeof orderSchema>;
 
@@ -132,9 +134,10 @@ export class ServerApi {
     return page.list[0];
   }
 
-  /** Open bookings of these devices with SetT in [from, to]. */
+  /** Open bookings of these devices with SetT in [from, to] (neither used, expired nor cancelled). */
   async openBookings(deviceIds: readonly string[], from: number, to: number): Promise<OrderRecord[]> {
-    return this.orders({ Id: deviceIds, IsUsed: false, IsPass: false, SetT: { gte: from, lte: to } });
+    const orders = await this.orders({ Id: deviceIds, IsUsed: false, IsPass: false, SetT: { gte: from, lte: to } });
+    return orders.filter((order) => order.CancelTime === null || order.CancelTime === undefined);
   }
 
   /** These bookings as they are now. */

@@ -437,6 +437,20 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         for (const table of ['alarm_transitions', 'alarms', 'alarm_rules']) await db.schema.dropTable(table).execute();
       },
     },
+    '0015_orders_used_cancelled': {
+      async up(db: Kysely<unknown>) {
+        // When a booking's session started (its report's start) and when it was cancelled (a cancelled booking
+        // is neither used nor expired: IsPass keeps meaning "not used in time").
+        await db.schema.alterTable('orders').addColumn('used_at', 'bigint').execute();
+        await db.schema.alterTable('orders').addColumn('cancelled_at', 'bigint').execute();
+        // Bookings used before: their start is the time of their order.used audit entry.
+        await sql`update orders set used_at = (select min(a.at) from audit_log a where a.action = 'order.used' and a.target_id = orders.order_num) where is_used = 1`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('orders').dropColumn('cancelled_at').execute();
+        await db.schema.alterTable('orders').dropColumn('used_at').execute();
+      },
+    },
   };
 };
 

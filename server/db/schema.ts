@@ -108,6 +108,10 @@ interface OrdersTable {
   /** Expired or timed out (IsPass). */
   is_pass: number;
   finished_at: number | null;
+  /** When the session started with its code (the wire's UseTime); null while unused. */
+  used_at: number | null;
+  /** When it was cancelled (CancelTime); null unless cancelled. */
+  cancelled_at: number | null;
 }
 
 /**

@@ -37,25 +37,34 @@ export interface OrderState {
   isUsed: boolean;
   isPass: boolean;
   finishedAt: number | null;
+  /** When its session started; null while unused. */
+  usedAt: number | null;
+  /** When it was cancelled; a cancelled booking is never used. */
+  cancelledAt: number | null;
 }
 
 
 export type Db = Kysely<DB> | Transaction<DB>;
 
-export const ORDER_COLUMNS = ['id', 'order_num', 'device_id', 'time', 'set_t', 'oc', 'open_id', 'is_used', 'is_pass', 'finished_at'] as const;
+export const ORDER_COLUMNS = ['id', 'order_num', 'device_id', 'time', 'set_t', 'oc', 'open_id', 'is_used', 'is_pass', 'finished_at', 'used_at', 'cancelled_at'] as const;
 
-/** Not used, not expired, not finished: the only bookings a transition may take (checked again in each update). */
+/** Not used, not expired, not finished, not cancelled: the only bookings a transition may take (checked again in each update). */
 export const isOpenBooking = (eb: ExpressionBuilder<DB, 'orders'>) =>
-  eb.and([eb('is_used', '=', 0), eb('is_pass', '=', 0), eb('finished_at', 'is', null)]);
+  eb.and([eb('is_used', '=', 0), eb('is_pass', '=', 0), eb('finished_at', 'is', null), eb('cancelled_at', 'is', null)]);
+
+/** What a transition does to the booking it takes: used (at the session's start), expired or cancelled (at that time). */
+export type Taking = { to: 'used'; at: number } | { to: 'expired' } | { to: 'cancelled'; at: number };
+const takingColumns = (taking: Taking) =>
+  taking.to === 'used' ? { is_used: 1, used_at: taking.at } : taking.to === 'expired' ? { is_pass: 1 } : { cancelled_at: taking.at };
 
 /**
- * A transition taking an open booking: sets its flag (used, or expired) only while it is still open, so a
- * concurrent start or sweep never takes it twice; true when this one took it.
+ * A transition taking an open booking: marks it used, expired or cancelled only while it is still open, so
+ * a concurrent start, sweep or cancellation never takes it twice; true when this one took it.
  */
-export const takeOpenBooking = async (trx: Transaction<DB>, id: OrderRow['id'], flag: 'is_used' | 'is_pass'): Promise<boolean> => {
+export const takeOpenBooking = async (trx: Transaction<DB>, id: OrderRow['id'], taking: Taking): Promise<boolean> => {
   const result = await trx
     .updateTable('orders')
-    .set(flag === 'is_used' ? { is_used: 1 } : { is_pass: 1 })
+    .set(takingColumns(taking))
     .where('id', '=', id)
     .where(isOpenBooking)
     .executeTakeFirst();
@@ -73,12 +82,35 @@ export const toState = (row: OrderRow): OrderState => ({
   isUsed: isSet(row.is_used),
   isPass: isSet(row.is_pass),
   finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+  usedAt: row.used_at === null ? null : Number(row.used_at),
+  cancelledAt: row.cancelled_at === null ? null : Number(row.cancelled_at),
 });
 
 export const orderByNum = async (db: Db, orderNum: string): Promise<OrderState | undefined> => {
   const row = await db.selectFrom('orders').select(ORDER_COLUMNS).where('order_num', '=', orderNum).executeTakeFirst();
   return row === undefined ? undefined : toState(row);
 };
+
+export const orderById = async (db: Db, id: number): Promise<OrderState | undefined> => {
+  const row = await db.selectFrom('orders').select(ORDER_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : toState(row);
+};
+
+/** A booking under its wire names, as the order list shows it (src/resources/orders/config.ts). */
+export const orderRecord = (order: OrderState) => ({
+  id: order.id,
+  OrderNum: order.orderNum,
+  Id: order.deviceId,
+  Time: order.time,
+  SetT: order.setT,
+  OC: order.oc,
+  OpenId: order.openId,
+  IsUsed: order.isUsed,
+  IsPass: order.isPass,
+  UseTime: order.usedAt,
+  FinishTime: order.finishedAt,
+  CancelTime: order.cancelledAt,
+});
 
 export const expiryMs = (ctx: Pick<AppContext, 'config'>): number => ctx.config.orderExpiryMinutes * MINUTE;
 
@@ -94,7 +126,7 @@ export const windowPosition = (
   return at > order.setT + expiryMs(ctx) ? 'late' : 'inside';
 };
 
-export const isOpen = (order: OrderState): boolean => !order.isUsed && !order.isPass && order.finishedAt === null;
+export const isOpen = (order: OrderState): boolean => !order.isUsed && !order.isPass && order.finishedAt === null && order.cancelledAt === null;
 
 /** For callers that hold an order number: the booking as the lifecycle sees it. */
 export const findBooking = (ctx: Pick<AppContext, 'db'>, orderNum: string): Promise<OrderState | undefined> =>

@@ -37,7 +37,7 @@ export const expireOverdue = async (ctx: Pick<AppContext, 'db' | 'config'>, now:
         .execute();
       const expired: string[] = [];
       for (const row of due) {
-        if (!(await takeOpenBooking(trx, row.id, 'is_pass'))) continue;
+        if (!(await takeOpenBooking(trx, row.id, { to: 'expired' }))) continue;
         await recordAudit(
           trx,
           SYSTEM_ACTOR,

@@ -20,7 +20,9 @@ export const orderListing = defineListing(ordersConfig, {
   OpenId: column('o.open_id', 'text', true),
   IsUsed: column('o.is_used', 'flag'),
   IsPass: column('o.is_pass', 'flag'),
+  UseTime: column('o.used_at', 'number', true),
   FinishTime: column('o.finished_at', 'number', true),
+  CancelTime: column('o.cancelled_at', 'number', true),
 });
 
 /** The rows the viewer sees, before filters (compiled once per level: ../lists/compiled.ts, viewerSource). */

@@ -23,6 +23,8 @@ export type StartResult =
   | { outcome: 'alreadyUsed'; order: OrderState }
   /** The booking expired (IsPass) or its window closed; nothing changed. */
   | { outcome: 'expired'; order: OrderState }
+  /** The booking was cancelled; nothing changed. */
+  | { outcome: 'cancelled'; order: OrderState }
   /** The booking's window has not opened yet; nothing changed. */
   | { outcome: 'tooEarly'; order: OrderState }
   /** No booking of this device has this OC (another device's booking does not count); nothing changed. */
@@ -38,6 +40,7 @@ const pickBooking = (ctx: Pick<AppContext, 'config'>, candidates: OrderState[], 
 
 const refusal = (ctx: Pick<AppContext, 'config'>, order: OrderState, at: number): StartResult => {
   if (order.isUsed || order.finishedAt !== null) return { outcome: 'alreadyUsed', order };
+  if (order.cancelledAt !== null) return { outcome: 'cancelled', order };
   if (order.isPass) return { outcome: 'expired', order };
   const position = windowPosition(ctx, order, at);
   return { outcome: position === 'early' ? 'tooEarly' : 'expired', order };
@@ -84,7 +87,7 @@ export const startSession = (ctx: Pick<AppContext, 'db' | 'config'>, input: Sess
     if (booking === undefined) return { outcome: 'unknownCode' };
     if (!isOpen(booking) || windowPosition(ctx, booking, at) !== 'inside') return settled(trx, ctx, deviceId, booking, at);
 
-    if (!(await takeOpenBooking(trx, booking.id, 'is_used'))) {
+    if (!(await takeOpenBooking(trx, booking.id, { to: 'used', at }))) {
       // Another start (or the sweeper) got there first: answer as a repeated event would be answered.
       const now = await orderByNum(trx, booking.orderNum);
       return now === undefined ? { outcome: 'unknownCode' } : settled(trx, ctx, deviceId, now, at);
@@ -116,5 +119,5 @@ export const startSession = (ctx: Pick<AppContext, 'db' | 'config'>, input: Sess
       },
       at,
     );
-    return { outcome: 'started', order: { ...booking, isUsed: true }, superseded };
+    return { outcome: 'started', order: { ...booking, isUsed: true, usedAt: at }, superseded };
   });

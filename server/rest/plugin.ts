@@ -5,6 +5,7 @@ import { deviceRestRoutes } from '../devices/rest';
 import { fleetRoutes } from '../fleet/routes';
 import { historyRoutes } from '../history/routes';
 import { livePlugin } from '../live/plugin';
+import { orderRestRoutes } from '../orders/rest';
 import { servedBy } from '../resources/registry';
 import { restErrorHandler, restNotFound } from './errors';
 import { registerRestList } from './list';
@@ -29,6 +30,7 @@ export const restPlugin: FastifyPluginAsync = async (app) => {
   await app.register(deviceTypeRoutes);
   await app.register(historyRoutes);
   await app.register(alarmRoutes);
+  await app.register(orderRestRoutes);
   await app.register(livePlugin);
   await app.register(fleetRoutes);
   // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id.

@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   'device.commandTimedOut',
   // An admin's edit of a device type's name or rated maximum pressure (docs/device-types.md).
   'deviceType.update',
+  'order.created',
+  'order.cancelled',
   'order.used',
   'order.finished',
   'order.expired',

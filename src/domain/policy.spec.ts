@@ -6,6 +6,8 @@ import { ROLES, type Role } from './roles';
 const expected: [resource: string, action: string, roles: Role[]][] = [
   ['devices', 'list', ['admin', 'user', 'lowUser', 'client']],
   ['orders', 'list', ['admin', 'user', 'lowUser', 'client']],
+  ['orders', 'create', ['admin', 'user', 'lowUser']],
+  ['orders', 'cancel', ['admin', 'user', 'lowUser']],
   ['records', 'list', ['admin', 'user', 'lowUser', 'client']],
   ['state-records', 'list', ['admin', 'user', 'lowUser', 'client']],
   ['alarms', 'list', ['admin', 'user', 'lowUser', 'client']],

@@ -19,7 +19,8 @@ export type Action =
   | 'resetPassword'
   | 'acknowledge'
   | 'shelve'
-  | 'clear';
+  | 'clear'
+  | 'cancel';
 
 const everyone: RoleList = ['admin', 'user', 'lowUser', 'client'];
 const administrators: RoleList = ['admin', 'user', 'lowUser'];
@@ -56,7 +57,9 @@ const data = {
   // Every role sees devices, so every role reads their types' names and rated maxima; only the admin edits them.
   'device-types': { ...readable, edit: superAdministrator },
   // The order list's route spells the last role 'clinet'; docs/product.md reads it as intended: all four roles.
-  orders: readable,
+  // Booking a chamber for a guest and cancelling an unused booking operate the chamber, as opening or closing it
+  // does: the administrators' right; a client's guests book through the messaging platform (docs/orders.md).
+  orders: { ...readable, create: administrators, cancel: administrators },
   records: readable,
   'state-records': readable,
   // A client manages no accounts, so user management is closed to it (docs/product.md).

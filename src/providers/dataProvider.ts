@@ -9,6 +9,8 @@ import { DEVICE_COMMANDS } from '../resources/devices/config';
 import { type DeviceState } from '../domain/devices';
 import { findResource, sourcesIn, type WireRecord } from '../resources/model';
 import type { ResourceConfig } from '../resources/types';
+import { ORDERS_PATH, type BookingBody } from '../resources/orders/requests';
+import { sessionReportSchema, type SessionReport } from '../domain/sessionReport';
 import { USER_MENU_PATH, type UserMenuEntry } from '../domain/menu';
 import { FLEET_SUMMARY_PATH, fleetSummarySchema, type FleetSummary } from '../domain/fleetSummary';
 import { quietly, UpstreamError, type HttpClient } from './httpClient';
@@ -83,6 +85,7 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
   const upstream: DataProvider = createUpstreamProvider(upstreamQuiet, resources);
   const rest = createRestProvider(restBase, tokens, locale);
   const restFetch = createRestFetch(tokens, locale);
+  const orderUrl = (id: RaRecord['id'], action: string) => `${restBase}/${ORDERS_PATH}/${encodeURIComponent(String(id))}/${action}`;
 
   const route = (method: Method): Call => async (resource, params) => {
     const config = findResource(resources, resource);
@@ -114,6 +117,14 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     },
     /** The account's managed devices become exactly DeviceIds; answers the account as the list shows it. */
     assignDevices: ({ Account, DeviceIds }: AssignDevicesBody) => http.post<WireRecord>(ACCOUNT_CALLS.assignDevices, { Account, DeviceIds }),
+    /** Books a chamber for a guest; fails with the server's message (a 400 names its field), which the caller shows. */
+    bookChamber: async (body: BookingBody): Promise<WireRecord> =>
+      (await restFetch(`${restBase}/${ORDERS_PATH}`, { method: 'POST', body: JSON.stringify(body) })).json as WireRecord,
+    /** Cancels a booking not yet used. */
+    cancelBooking: async (id: RaRecord['id']): Promise<WireRecord> =>
+      (await restFetch(orderUrl(id, 'cancel'), { method: 'POST', body: '{}' })).json as WireRecord,
+    /** An order's session report (src/domain/sessionReport.ts). */
+    sessionReport: async (id: RaRecord['id']): Promise<SessionReport> => sessionReportSchema.parse((await restFetch(orderUrl(id, 'report'))).json),
     /** The menu the server offers the signed-in role (menuFromServer); fails quietly, the caller announces it. */
     userMenu: () => upstreamQuiet.post<UserMenuEntry[]>(USER_MENU_PATH),
     // The message box asks again on every new message; a failure shows in the box, not as a toast.

@@ -13,6 +13,7 @@ const WorkplacePage = lazyView(() => import('../pages/WorkplacePage').then((modu
 const OxygenMonitorPage = lazyView(() => import('../pages/OxygenMonitor/OxygenMonitorPage').then((module) => module.OxygenMonitorPage));
 const UserInfoPage = lazyView(() => import('../pages/userInfo/UserInfoPage').then((module) => module.UserInfoPage));
 const UserSettingPage = lazyView(() => import('../pages/UserSettingPage').then((module) => module.UserSettingPage));
+const OrderManager = lazyView(() => import('../resources/orders/OrderManager').then((module) => module.OrderManager));
 export const ExceptionPage = lazyView(() => import('../pages/ExceptionPage').then((module) => module.ExceptionPage));
 
 /** One screen of the console: a route of the table (src/domain/menu.ts) with its menu icon and element. */
@@ -34,7 +35,12 @@ const SCREENS: Record<MenuPath, ReactElement> = {
   '/list/oxygen-monitor': <OxygenMonitorPage />,
   '/list/device-atts': resourceList('state-records'),
   '/list/device-manager': resourceList('devices'),
-  '/other/order-manager': resourceList('orders'),
+  // The orders list with booking and cancelling (docs/orders.md); the order list is the plain list.
+  '/other/order-manager': (
+    <ResourceContextProvider value="orders">
+      <OrderManager />
+    </ResourceContextProvider>
+  ),
   '/other/order-list': resourceList('orders'),
   '/other/manager': resourceList('accounts'),
   '/user/info': <UserInfoPage />,

@@ -6,7 +6,7 @@ import { SERVED_RESOURCES } from '../../server/resources/registry';
 import { CODES } from '../../src/domain/envelope';
 import { canAccess, type AccessRequest } from '../../src/domain/policy';
 import { levelToRole, type Level } from '../../src/domain/roles';
-import { ALL_DEVICES, FLEET_ASSIGNMENTS, T0, demoTokens, deviceRow, seedFleet, snapshot, type DemoName } from './fleet';
+import { ALL_DEVICES, FLEET_ASSIGNMENTS, HOUR, T0, demoTokens, deviceRow, seedFleet, snapshot, type DemoName } from './fleet';
 import { DEMO } from './http';
 import { STORE_KINDS, useStore } from './stores';
 
@@ -166,6 +166,13 @@ const ACTIONS: readonly ActionEndpoint[] = [
     freshDevice: true,
     inOnly: true,
     request: (Id, _role, cell) => ({ method: 'POST', url: '/api/v1/devices', body: { Id: `${Id}-N${cell}`, name: 'New', Type: 1, Location: 'Hall N' } }),
+  },
+  {
+    // Booking the device two hours ahead: clear of every fleet booking and running session (docs/orders.md).
+    name: 'POST /api/v1/orders',
+    policy: { resource: 'orders', action: 'create' },
+    target: 'device',
+    request: (Id) => ({ method: 'POST', url: '/api/v1/orders', body: { Id, SetT: T0 + 2 * HOUR, OpenId: 'oMatrixGuest' } }),
   },
   {
     // The device is the scoped part: a new account may be given only devices its creator manages.

@@ -1,4 +1,4 @@
-import { useMemo, type ComponentType } from 'react';
+import { useMemo, type ComponentType, type ReactNode } from 'react';
 import EditIcon from '@mui/icons-material/Edit';
 import { Box } from '@mui/material';
 import {
@@ -25,8 +25,9 @@ import { filterElements } from './filters';
 import { useLabels } from './labels';
 import { RowAction } from './RowAction';
 
-const ListActions = ({ config }: { config: ResourceConfig }) => (
+const ListActions = ({ config, extra }: { config: ResourceConfig; extra?: ReactNode }) => (
   <TopToolbar>
+    {extra}
     <FilterButton />
     <SelectColumnsButton />
     {serves(config, 'create') && <CreateButton />}
@@ -65,11 +66,18 @@ const RowActions = ({ config, extra: Extra }: RowActionsProps) => (
   </Box>
 );
 
+interface ResourceListProps {
+  config: ResourceConfig;
+  rowActions?: ComponentType;
+  /** The screen's own buttons, first in the toolbar (the order manager's "Book a chamber"). */
+  toolbarActions?: ReactNode;
+}
+
 /**
  * The generated list: filters, sortable columns, paging, a column chooser offering the list and show
  * fields (show-only ones hidden at first), and CSV export of the current filter and sort.
  */
-export const ResourceList = ({ config, rowActions }: { config: ResourceConfig; rowActions?: ComponentType }) => {
+export const ResourceList = ({ config, rowActions, toolbarActions }: ResourceListProps) => {
   const translate = useTranslate();
   const labels = useLabels(config);
   // Stable across renders, so react-admin's filter form and export keep their state.
@@ -81,7 +89,7 @@ export const ResourceList = ({ config, rowActions }: { config: ResourceConfig; r
   return (
     <List
       filters={filters}
-      actions={<ListActions config={config} />}
+      actions={<ListActions config={config} extra={toolbarActions} />}
       sort={config.defaultSort}
       perPage={DEFAULT_PAGE.pageSize}
       exporter={exporter}

@@ -1,7 +1,10 @@
 import { INTEGER_ID_MAX } from '../model';
 import { defineResource } from '../types';
 
-/** docs/product.md, "Orders": bookings as the upstream lists them (`list/get_Records`); read-only in the console. */
+/**
+ * docs/product.md, "Orders": bookings as the upstream lists them (`list/get_Records`), with when each was
+ * used and cancelled (ours). Booking and cancelling are REST calls (./requests.ts), in the order manager.
+ */
 export const ordersConfig = defineResource({
   name: 'orders',
   menu: { group: 'other', order: 10 },
@@ -20,7 +23,9 @@ export const ordersConfig = defineResource({
     OpenId: { kind: 'text', maxLength: 64, views: ['list', 'filter', 'show'] },
     IsUsed: { kind: 'boolean', views: ['list', 'filter', 'show'] },
     IsPass: { kind: 'boolean', views: ['list', 'filter', 'show'] },
+    UseTime: { kind: 'datetime', views: ['list', 'sort', 'show'] },
     FinishTime: { kind: 'datetime', views: ['list', 'sort', 'show'] },
+    CancelTime: { kind: 'datetime', views: ['list', 'show'] },
   },
   labels: {
     'zh-CN': {
@@ -35,7 +40,9 @@ export const ordersConfig = defineResource({
         OpenId: '用户 OpenID',
         IsUsed: '已使用',
         IsPass: '已过期',
+        UseTime: '开始使用',
         FinishTime: '完成时间',
+        CancelTime: '取消时间',
       },
       choices: {},
     },
@@ -51,7 +58,9 @@ export const ordersConfig = defineResource({
         OpenId: 'User OpenID',
         IsUsed: 'Used',
         IsPass: 'Expired',
+        UseTime: 'Session start',
         FinishTime: 'Finish time',
+        CancelTime: 'Cancelled at',
       },
       choices: {},
     },
