@@ -4,6 +4,7 @@ import { sharedPolicy, type AccessCheck } from './access';
 import { authHandlers, mockCredentials, mustChangeCodeGate } from './auth';
 import { accountCallHandlers } from './accountCalls';
 import { commandLog, deviceCommandHandlers } from './deviceCommands';
+import { historyHandlers } from './history';
 import { issueCommandHandlers } from './issueCommands';
 import { liveHandlers } from './live';
 import { messageHandlers } from './messages';
@@ -24,7 +25,7 @@ export interface MockOptions {
  * Each call gets its own data and its own passwords and its own command log. The first matching handler
  * answers, so the order is: the 40300 gate of an account that must change its password, sign-in, the
  * commands and the account calls (add_Admin with the level rule before the generated create), the
- * generated resource handlers, then the command log's REST read, the message box and the live stream.
+ * generated resource handlers, then the command log's REST read, a device's history, the message box and the live stream.
  */
 export const handlers = (upstreamBase: string, restBase: string, { resources = RESOURCE_CONFIGS, canAccess = sharedPolicy }: MockOptions = {}) => {
   const tables = seedTables(resources);
@@ -42,6 +43,7 @@ export const handlers = (upstreamBase: string, restBase: string, { resources = R
         : restResourceHandlers(restBase, config, tableOf(config), canAccess),
     ),
     ...deviceCommandHandlers(restBase, commands, canAccess),
+    ...historyHandlers(restBase, tables, canAccess),
     ...messageHandlers(upstreamBase, canAccess),
     ...liveHandlers(restBase),
   ];

@@ -14,3 +14,6 @@ export const isBloodPressure = (value: string): boolean => {
 
 /** The systolic value of a blood pressure reading, or undefined when it is not one. */
 export const systolicOf = (value: string): number | undefined => (isBloodPressure(value) ? Number(BLOOD_PRESSURE_PATTERN.exec(value)?.[1]) : undefined);
+
+/** The diastolic value of a blood pressure reading, or undefined when it is not one. */
+export const diastolicOf = (value: string): number | undefined => (isBloodPressure(value) ? Number(BLOOD_PRESSURE_PATTERN.exec(value)?.[2]) : undefined);
