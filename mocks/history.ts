@@ -1,6 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { diastolicOf, systolicOf } from '../src/domain/bloodPressure';
-import { HISTORY_READINGS, historyQuerySchema, type HistoryAnswer, type HistoryBucket, type HistoryReading } from '../src/domain/history';
+import { HISTORY_READINGS, historyQuerySchema, historyValueOf, type HistoryAnswer, type HistoryBucket, type HistoryReading } from '../src/domain/history';
 import type { WireRecord } from '../src/resources/model';
 import { badInputMessage, refusalOf, type AccessCheck } from './access';
 
@@ -10,22 +9,11 @@ const RAW_RANGE_MS = 6 * 60 * MINUTE;
 
 const answer = (status: number, message: string) => HttpResponse.json({ message }, { status });
 
-/** A reading's number in a state record; blood pressure is charted as its systolic and diastolic parts. */
-const valueOf = (record: WireRecord, reading: HistoryReading): number | undefined => {
-  if (reading === 'HmBPSys' || reading === 'HmBPDia') {
-    const pressure = record.HmBP;
-    if (typeof pressure !== 'string') return undefined;
-    return reading === 'HmBPSys' ? systolicOf(pressure) : diastolicOf(pressure);
-  }
-  const value = record[reading];
-  return typeof value === 'number' ? value : undefined;
-};
-
 /** One reading's buckets: those holding at least one value, in time order. */
 const bucketsOf = (rows: readonly WireRecord[], reading: HistoryReading, from: number, bucketMs: number): HistoryBucket[] => {
   const buckets = new Map<number, number[]>();
   for (const row of rows) {
-    const value = valueOf(row, reading);
+    const value = historyValueOf(row, reading);
     if (value === undefined) continue;
     const t = from + Math.floor((Number(row.Time) - from) / bucketMs) * bucketMs;
     buckets.set(t, [...(buckets.get(t) ?? []), value]);
