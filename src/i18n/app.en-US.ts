@@ -214,6 +214,7 @@ export const appEnUS = {
       switchedRole: 'Switched to %{role}',
     },
     detail: {
+      labelled: '%{label}: %{value}',
       readingsTitle: 'Live readings',
       settingsTitle: 'Settings in force',
       withUnit: '%{label} (%{unit})',

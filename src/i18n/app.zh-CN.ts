@@ -212,6 +212,7 @@ export const appZhCN = {
       switchedRole: '已切换为 %{role}',
     },
     detail: {
+      labelled: '%{label}：%{value}',
       readingsTitle: '实时读数',
       settingsTitle: '生效参数',
       withUnit: '%{label}（%{unit}）',

@@ -12,6 +12,7 @@ export const loadLazyViews = () =>
     import('../../src/resources/accounts/AccountActions'),
     import('../../src/resources/accounts/AccountCreate'),
     import('../../src/resources/devices/DeviceCommands'),
+    import('../../src/resources/devices/detail/DeviceDetail'),
     import('../../src/pages/WorkplacePage'),
     import('../../src/pages/UserSettingPage'),
     import('../../src/pages/ExceptionPage'),

@@ -14,6 +14,7 @@ export const DetailHeader = ({ record }: { record: RaRecord }) => {
   const inSession = Boolean(record.SessionOC);
   const seen = record.LastSeen ? translate('app.monitor.lastSeen', { time: new Date(Number(record.LastSeen)).toLocaleString(locale) }) : translate('app.monitor.never');
   const danger = <ErrorOutlineIcon />;
+  const labelled = (field: string, value: string) => translate('app.detail.labelled', { label: translate(`resources.devices.fields.${field}`), value });
   return (
     <Paper variant="outlined" component="header" sx={{ p: 2 }} data-device-header>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'baseline', flexWrap: 'wrap' }}>
@@ -23,8 +24,8 @@ export const DetailHeader = ({ record }: { record: RaRecord }) => {
         <Typography variant="h6" component="p">
           {String(record.name ?? '')}
         </Typography>
-        <Typography color="text.secondary">{`${translate('resources.devices.fields.Location')}：${String(record.Location ?? '')}`}</Typography>
-        <Typography color="text.secondary">{`${translate('resources.devices.fields.Type')}：${String(record.Type ?? '')}`}</Typography>
+        <Typography color="text.secondary">{labelled('Location', String(record.Location ?? ''))}</Typography>
+        <Typography color="text.secondary">{labelled('Type', String(record.Type ?? ''))}</Typography>
       </Stack>
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', my: 1.5 }} data-testid="device-status">
         {record.Emergency === true && <Chip color="error" icon={danger} label={translate('app.detail.erd')} />}
@@ -35,11 +36,11 @@ export const DetailHeader = ({ record }: { record: RaRecord }) => {
         ) : (
           <Chip variant="outlined" label={translate('app.monitor.offline')} title={seen} />
         )}
-        <Chip color={record.State === 'Repair' ? 'warning' : 'default'} label={`${translate('resources.devices.fields.State')}：${translate(`resources.devices.choices.State.${String(record.State)}`)}`} />
+        <Chip color={record.State === 'Repair' ? 'warning' : 'default'} label={labelled('State', translate(`resources.devices.choices.State.${String(record.State)}`))} />
         <Chip
           color={record.Permission === 'Open' ? 'primary' : 'default'}
           variant="outlined"
-          label={`${translate('resources.devices.fields.Permission')}：${translate(`resources.devices.choices.Permission.${String(record.Permission)}`)}`}
+          label={labelled('Permission', translate(`resources.devices.choices.Permission.${String(record.Permission)}`))}
         />
         <Chip
           color={inSession ? 'info' : 'default'}

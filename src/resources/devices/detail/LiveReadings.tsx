@@ -52,11 +52,11 @@ export const LiveReadings = ({ reading, inSession }: { reading: Telemetry | unde
       </Typography>
       <Box component="dl" sx={{ m: 0, display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(9rem, 1fr))' }}>
         {SHOWN.map((shown) => (
-          <Box key={shown.key} data-reading={shown.key}>
+          <Box key={shown.key} data-reading={shown.key} sx={shown.key === 'RCP' ? { gridColumn: 'span 2' } : undefined}>
             <Typography component="dt" variant="body2" color="text.secondary">
               {translate('app.detail.withUnit', { label: translate(`app.monitor.columns.${shown.key}`), unit: translate(`crud.units.${shown.unit}`) })}
             </Typography>
-            <Typography component="dd" variant="h4" sx={{ m: 0, fontVariantNumeric: 'tabular-nums' }}>
+            <Typography component="dd" variant="h4" sx={{ m: 0, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
               {valueOf(shown)}
             </Typography>
           </Box>

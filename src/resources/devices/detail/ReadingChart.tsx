@@ -19,11 +19,12 @@ interface ReadingChartProps {
   /** Epoch ms of each point. */
   times: readonly number[];
   lines: readonly ChartValues[];
-  /** Shown over the time axis: the clock time within a day, the date beyond. */
+  /** How the time axis is labelled: to the second within an hour, the clock time within a day, the date beyond. */
   spanMs: number;
 }
 
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 /**
  * One chart of the detail page: a line per reading (the history's mean), and where history answered, its
@@ -60,7 +61,10 @@ export const ReadingChart = ({ title, times, lines, spanMs }: ReadingChartProps)
     ];
   });
   const points = lines.reduce((count, { values }) => count + values.filter((value) => value !== null).length, 0);
-  const tick = (time: Date) => (spanMs > DAY ? time.toLocaleDateString(locale) : time.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' }));
+  const tick = (time: Date) => {
+    if (spanMs > DAY) return time.toLocaleDateString(locale);
+    return time.toLocaleTimeString(locale, spanMs > HOUR ? { hour: '2-digit', minute: '2-digit' } : { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  };
   return (
     <Paper variant="outlined" sx={{ p: 1 }} data-chart={title} data-points={points}>
       <Typography variant="subtitle2" component="h3" sx={{ px: 1 }}>
