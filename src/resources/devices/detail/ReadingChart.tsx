@@ -5,7 +5,7 @@ import { useLocaleState, useTranslate } from 'react-admin';
 import type { ChartLine } from './readingCharts';
 
 /** One line's values at the chart's times (null where it has none), and its min–max band over history buckets. */
-export interface ChartValues {
+interface ChartValues {
   line: ChartLine;
   values: readonly (number | null)[];
   band?: { min: readonly (number | null)[]; max: readonly (number | null)[] };
