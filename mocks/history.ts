@@ -1,21 +1,43 @@
 import { http, HttpResponse } from 'msw';
-import { HISTORY_READINGS, historyQuerySchema, historyValueOf, type HistoryAnswer, type HistoryBucket, type HistoryReading } from '../src/domain/history';
+import { HISTORY_READINGS, historyQuerySchema, historyValueOf, type HistoryAnswer, type HistoryBucket, type HistoryQuery, type HistoryReading } from '../src/domain/history';
 import type { WireRecord } from '../src/resources/model';
 import { badInputMessage, refusalOf, type AccessCheck } from './access';
 
 const MINUTE = 60_000;
-/** Ranges longer than this are answered from per-minute rollups (buckets of whole minutes), shorter ones from the raw rows. */
-const RAW_RANGE_MS = 6 * 60 * MINUTE;
+const HOUR = 60 * MINUTE;
+/** The server's default RAW_RETENTION_DAYS: older raw readings are gone, only rollups answer for them. */
+const RAW_RETENTION_MS = 30 * 24 * HOUR;
+
+interface Plan {
+  source: HistoryAnswer['source'];
+  base: number;
+  end: number;
+  bucketMs: number;
+}
+
+/**
+ * The server's choice (server/history/history.ts): raw rows when a bucket would be narrower than a minute
+ * and the range is within the raw retention; else rollups a minute (or an hour) wide, the range rounded
+ * out to whole rollups and the buckets a whole number of them.
+ */
+const planFor = ({ from, to, points }: HistoryQuery, rawSince: number): Plan => {
+  const rawBucket = Math.max(1, Math.ceil((to - from) / points));
+  if (rawBucket < MINUTE && from >= rawSince) return { source: 'raw', base: from, end: to, bucketMs: rawBucket };
+  const width = rawBucket < HOUR ? MINUTE : HOUR;
+  const base = Math.floor(from / width) * width;
+  const end = Math.ceil(to / width) * width;
+  return { source: 'rollup', base, end, bucketMs: Math.ceil((end - base) / points / width) * width };
+};
 
 const answer = (status: number, message: string) => HttpResponse.json({ message }, { status });
 
 /** One reading's buckets: those holding at least one value, in time order. */
-const bucketsOf = (rows: readonly WireRecord[], reading: HistoryReading, from: number, bucketMs: number): HistoryBucket[] => {
+const bucketsOf = (rows: readonly WireRecord[], reading: HistoryReading, { base, bucketMs }: Plan): HistoryBucket[] => {
   const buckets = new Map<number, number[]>();
   for (const row of rows) {
     const value = historyValueOf(row, reading);
     if (value === undefined) continue;
-    const t = from + Math.floor((Number(row.Time) - from) / bucketMs) * bucketMs;
+    const t = base + Math.floor((Number(row.Time) - base) / bucketMs) * bucketMs;
     buckets.set(t, [...(buckets.get(t) ?? []), value]);
   }
   return [...buckets.entries()]
@@ -26,8 +48,8 @@ const bucketsOf = (rows: readonly WireRecord[], reading: HistoryReading, from: n
 /**
  * `GET <restBase>/devices/:Id/history?from&to&points` (src/domain/history.ts) over the seeded state records,
  * as the server answers it: the query checked with the shared schema (400 naming the field), 404 for an
- * unknown device, then at most `points` buckets per reading. A long range is bucketed by whole minutes as
- * the server's rollups are; the mocks keep no rollups, so those buckets are made from the raw rows too.
+ * unknown device, then at most `points` buckets per reading (every reading listed, those without a
+ * reading in the range with none), raw or from rollups as the server plans it.
  */
 export const historyHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck) => [
   http.get(`${restBase}/devices/:Id/history`, ({ request, params }) => {
@@ -37,14 +59,11 @@ export const historyHandlers = (restBase: string, tables: Map<string, WireRecord
     if (!query.success) return answer(400, badInputMessage(query.error));
     const Id = String(params.Id);
     if (!(tables.get('devices') ?? []).some((device) => device.Id === Id)) return answer(404, 'not found');
-    const { from, to, points } = query.data;
-    const source = to - from > RAW_RANGE_MS ? 'rollup' : 'raw';
-    const width = Math.ceil((to - from) / points);
-    const bucketMs = source === 'rollup' ? Math.ceil(width / MINUTE) * MINUTE : Math.max(1, width);
-    const rows = (tables.get('state-records') ?? []).filter((row) => row.Id === Id && Number(row.Time) >= from && Number(row.Time) < to);
-    const series = Object.fromEntries(
-      HISTORY_READINGS.map((reading) => [reading, bucketsOf(rows, reading, from, bucketMs)] as const).filter(([, buckets]) => buckets.length > 0),
-    );
-    return HttpResponse.json({ Id, from, to, bucketMs, source, series } satisfies HistoryAnswer);
+    const plan = planFor(query.data, Date.now() - RAW_RETENTION_MS);
+    // The mocks keep no rollups: a rollup bucket is made from the raw rows it covers, as the rollups were.
+    const rows = (tables.get('state-records') ?? []).filter((row) => row.Id === Id && Number(row.Time) >= plan.base && Number(row.Time) < plan.end);
+    const series = Object.fromEntries(HISTORY_READINGS.map((reading) => [reading, bucketsOf(rows, reading, plan)]));
+    const { from, to } = query.data;
+    return HttpResponse.json({ Id, from, to, bucketMs: plan.bucketMs, source: plan.source, series } satisfies HistoryAnswer);
   }),
 ];

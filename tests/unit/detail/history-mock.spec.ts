@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HttpError } from 'react-admin';
 import { createMockServer } from '../../../mocks/node';
 import { MOCK_EPOCH, seedTables } from '../../../mocks/seed';
@@ -50,12 +50,25 @@ describe('the history mock', () => {
     expect(answer.series.HmBPSys?.[0]?.n).toBeGreaterThan(0);
   });
 
-  it('answers a short range from the raw readings, one bucket per reading time', async () => {
+  it('answers a short range from the raw readings while they are kept, and from minute rollups once they are not', async () => {
     const dataProvider = await provider();
     const newest = Math.max(...rows.map((row) => Number(row.Time)));
-    const answer = await dataProvider.deviceHistory(DEVICE, { from: newest - 1000, to: newest + 1000, points: 1000 });
-    expect(answer.source).toBe('raw');
-    expect(answer.series.RCT).toEqual([expect.objectContaining({ n: 1, min: rows.find((row) => row.Time === newest)?.RCT })]);
+    const range = { from: newest - 1000, to: newest + 1000, points: 1000 };
+    const temperature = rows.find((row) => row.Time === newest)?.RCT;
+    // Seeded readings are of January 2026: older than the raw retention (30 days) today.
+    const old = await dataProvider.deviceHistory(DEVICE, range);
+    expect(old).toMatchObject({ source: 'rollup', bucketMs: 60_000 });
+    expect(old.series.RCT).toEqual([expect.objectContaining({ t: Math.floor(range.from / 60_000) * 60_000, min: temperature })]);
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(MOCK_EPOCH + 24 * 3_600_000);
+      const fresh = await dataProvider.deviceHistory(DEVICE, range);
+      expect(fresh).toMatchObject({ source: 'raw', bucketMs: 2 });
+      expect(fresh.series.RCT).toEqual([{ t: newest, min: temperature, mean: temperature, max: temperature, n: 1 }]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a range that ends before it starts, naming the field, and an unknown device', async () => {
