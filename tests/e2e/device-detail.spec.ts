@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
-import { fillSignIn, freePort, serverAndBrowserForThisFile } from './harness';
+import { fillSignIn, freePort, postTo, serverAndBrowserForThisFile } from './harness';
 
 /**
  * The device detail against the real server in Chromium, a chamber publishing over real MQTT as itself:
@@ -18,16 +18,7 @@ const e2e = serverAndBrowserForThisFile(async () => {
 const [WATCHED, OTHER] = ['E2E-DET-1', 'E2E-DET-2'];
 const NAME = '朝阳 1 号舱';
 
-const post = async <T>(path: string, body: unknown, token?: string): Promise<T> => {
-  const response = await fetch(`${e2e.server.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  expect(response.ok, `${path}: ${response.status}`).toBe(true);
-  const answer = (await response.json()) as { data?: T } & T;
-  return path.startsWith('/upstream') ? (answer.data as T) : answer;
-};
+const post = <T>(path: string, body: unknown, token?: string) => postTo<T>(e2e.server.url, path, body, token);
 
 const openDetail = async (page: Page, account: string, password: string, Id: string) => {
   await page.goto(`${e2e.server.url}/login?redirect=${encodeURIComponent(`/devices/${Id}/show`)}`);

@@ -91,6 +91,21 @@ export const serverAndBrowserForThisFile = (env: () => Promise<Record<string, st
 };
 
 
+/**
+ * A POST to the running server at `baseUrl`, signed in with `token` when given; it must succeed. Answers
+ * the upstream's `data` (paths under /upstream) or the REST answer as it is.
+ */
+export const postTo = async <T>(baseUrl: string, path: string, body: unknown, token?: string): Promise<T> => {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status}`);
+  const answer = (await response.json()) as { data?: T } & T;
+  return path.startsWith('/upstream') ? (answer.data as T) : answer;
+};
+
 /** Fills the Chinese login page's form the way a person does: both fields, then the button. */
 export const fillSignIn = async (page: Page, account: string, password: string) => {
   await page.getByLabel('用户名', { exact: true }).fill(account);

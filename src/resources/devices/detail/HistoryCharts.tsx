@@ -4,8 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, downloadCSV, useDataProvider, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { historyCsv, historyTable } from './historyTable';
-import { READING_CHARTS } from './readingCharts';
-import { ReadingChart } from './ReadingChart';
+import { ChartGrid } from './ReadingChart';
 
 /** Buckets asked per reading: about one per two pixels of a chart half the page wide. */
 const HISTORY_POINTS = 400;
@@ -37,20 +36,14 @@ export const HistoryCharts = ({ Id, range }: { Id: string; range: TimeRange }) =
           <DownloadIcon />
         </Button>
       </Box>
-      <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' } }}>
-        {READING_CHARTS.map((chart) => (
-          <ReadingChart
-            key={chart.key}
-            title={translate(`app.detail.charts.${chart.key}`)}
-            times={times}
-            spanMs={range.to - range.from}
-            lines={chart.lines.map((line) => {
-              const column = columns[line.reading];
-              return { line, values: column?.mean ?? times.map(() => null), ...(column ? { band: { min: column.min, max: column.max } } : {}) };
-            })}
-          />
-        ))}
-      </Box>
+      <ChartGrid
+        times={times}
+        spanMs={range.to - range.from}
+        valuesOf={({ reading }) => {
+          const column = columns[reading];
+          return column ? { values: column.mean, band: { min: column.min, max: column.max } } : { values: times.map(() => null) };
+        }}
+      />
     </Box>
   );
 };

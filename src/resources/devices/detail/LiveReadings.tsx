@@ -2,26 +2,13 @@ import { Box, Paper, Typography } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { Telemetry } from '../../../domain/mqtt/payloads';
 import { rangeMark, READING_RANGES, VITAL_READINGS, type MarkedReading } from '../../../domain/readingRanges';
-import type { Unit } from '../../types';
 import { ReadingMark } from '../ReadingMark';
-
-type Shown = MarkedReading | 'RRD' | 'RGPi02' | 'RAP';
+import { READING_FORMATS, type ShownReading } from '../readingFormats';
 
 /** The readings in large numbers, in the order an operator asks: the session's progress, the cabin air, the occupant. */
-const SHOWN: readonly { key: Shown; unit: Unit; digits: number }[] = [
-  { key: 'RCP', unit: 'ata', digits: 2 },
-  { key: 'RRD', unit: 'minute', digits: 0 },
-  { key: 'RCPi02', unit: 'percent', digits: 1 },
-  { key: 'RGPi02', unit: 'percent', digits: 1 },
-  { key: 'RCT', unit: 'celsius', digits: 1 },
-  { key: 'RCRH', unit: 'relativeHumidity', digits: 0 },
-  { key: 'RAP', unit: 'kPa', digits: 1 },
-  { key: 'HmSP02', unit: 'percent', digits: 0 },
-  { key: 'HmHR', unit: 'bpm', digits: 0 },
-  { key: 'HmBP', unit: 'mmHg', digits: 0 },
-];
+const SHOWN: readonly ShownReading[] = ['RCP', 'RRD', 'RCPi02', 'RGPi02', 'RCT', 'RCRH', 'RAP', 'HmSP02', 'HmHR', 'HmBP'];
 
-const isMarked = (key: Shown): key is MarkedReading => Object.hasOwn(READING_RANGES, key);
+const isMarked = (key: ShownReading): key is MarkedReading => Object.hasOwn(READING_RANGES, key);
 
 /**
  * The newest reading in large numbers, each value outside its normal range marked (colour and icon, the
@@ -32,7 +19,8 @@ export const LiveReadings = ({ reading, inSession }: { reading: Telemetry | unde
   const [locale] = useLocaleState();
   const number = (value: number | undefined, digits: number) =>
     value === undefined ? '—' : value.toLocaleString(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  const valueOf = ({ key, unit, digits }: (typeof SHOWN)[number]) => {
+  const valueOf = (key: ShownReading) => {
+    const { unit, digits = 0 } = READING_FORMATS[key];
     if (isMarked(key) && VITAL_READINGS.includes(key) && !inSession) return <Typography component="span" variant="inherit" color="text.disabled" title={translate('app.monitor.noSession')}>—</Typography>;
     if (reading === undefined) return '—';
     const raw = reading[key];
@@ -51,13 +39,13 @@ export const LiveReadings = ({ reading, inSession }: { reading: Telemetry | unde
         )}
       </Typography>
       <Box component="dl" sx={{ m: 0, display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(9rem, 1fr))' }}>
-        {SHOWN.map((shown) => (
-          <Box key={shown.key} data-reading={shown.key} sx={shown.key === 'RCP' ? { gridColumn: 'span 2' } : undefined}>
+        {SHOWN.map((key) => (
+          <Box key={key} data-reading={key} sx={key === 'RCP' ? { gridColumn: 'span 2' } : undefined}>
             <Typography component="dt" variant="body2" color="text.secondary">
-              {translate('app.detail.withUnit', { label: translate(`app.monitor.columns.${shown.key}`), unit: translate(`crud.units.${shown.unit}`) })}
+              {translate('app.detail.withUnit', { label: translate(`app.monitor.columns.${key}`), unit: translate(`crud.units.${READING_FORMATS[key].unit}`) })}
             </Typography>
             <Typography component="dd" variant="h4" sx={{ m: 0, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
-              {valueOf(shown)}
+              {valueOf(key)}
             </Typography>
           </Box>
         ))}

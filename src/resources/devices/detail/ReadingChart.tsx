@@ -2,7 +2,7 @@ import { Box, Paper, Typography } from '@mui/material';
 import { alpha } from '@mui/material/styles';
 import { LineChart, type LineSeries } from '@mui/x-charts/LineChart';
 import { useLocaleState, useTranslate } from 'react-admin';
-import type { ChartLine } from './readingCharts';
+import { READING_CHARTS, type ChartLine } from './readingCharts';
 
 /** One line's values at the chart's times (null where it has none), and its min–max band over history buckets. */
 interface ChartValues {
@@ -31,7 +31,7 @@ const DAY = 24 * HOUR;
  * min–max band under it (an area stacked on the min, so it spans min to max). `data-points` counts the
  * points drawn, for the operator's tooltips and the browser tests alike.
  */
-export const ReadingChart = ({ title, times, lines, spanMs }: ReadingChartProps) => {
+const ReadingChart = ({ title, times, lines, spanMs }: ReadingChartProps) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const number = (value: number | null) => (value === null ? '' : value.toLocaleString(locale, { maximumFractionDigits: 2 }));
@@ -83,5 +83,24 @@ export const ReadingChart = ({ title, times, lines, spanMs }: ReadingChartProps)
         />
       )}
     </Paper>
+  );
+};
+
+interface ChartGridProps {
+  times: readonly number[];
+  spanMs: number;
+  /** Each line's values at `times`, and its band where history answered. */
+  valuesOf: (line: ChartLine) => Omit<ChartValues, 'line'>;
+}
+
+/** The detail's four charts (READING_CHARTS) over one time axis, two abreast on a wide screen. */
+export const ChartGrid = ({ times, spanMs, valuesOf }: ChartGridProps) => {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' } }}>
+      {READING_CHARTS.map((chart) => (
+        <ReadingChart key={chart.key} title={translate(`app.detail.charts.${chart.key}`)} times={times} spanMs={spanMs} lines={chart.lines.map((line) => ({ line, ...valuesOf(line) }))} />
+      ))}
+    </Box>
   );
 };

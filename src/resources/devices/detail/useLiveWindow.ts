@@ -13,9 +13,9 @@ export const LIVE_WINDOW_MS = 15 * 60_000;
  * minus 15 minutes (one list request), then every reading the live stream brings (a `device` event's
  * Reading), each time once. Readings that fall out of the window are dropped as new ones come.
  */
-export const useLiveWindow = (Id: string): { readings: Telemetry[]; isPending: boolean } => {
+export const useLiveWindow = (Id: string): Telemetry[] => {
   const [since] = useState(() => Date.now() - LIVE_WINDOW_MS);
-  const { data: recorded = [], isPending } = useGetList<Telemetry & { id: string }>(stateRecordsConfig.name, {
+  const { data: recorded = [] } = useGetList<Telemetry & { id: string }>(stateRecordsConfig.name, {
     filter: { Id, Time_gte: since },
     sort: { field: 'Time', order: 'DESC' },
     pagination: { page: 1, perPage: MAX_PAGE_SIZE },
@@ -29,6 +29,5 @@ export const useLiveWindow = (Id: string): { readings: Telemetry[]; isPending: b
   const byTime = new Map<number, Telemetry>();
   for (const reading of [...recorded, ...live]) byTime.set(reading.Time, reading);
   const newest = Math.max(since + LIVE_WINDOW_MS, ...byTime.keys());
-  const readings = [...byTime.values()].filter((reading) => reading.Time >= newest - LIVE_WINDOW_MS).sort((a, b) => a.Time - b.Time);
-  return { readings, isPending };
+  return [...byTime.values()].filter((reading) => reading.Time >= newest - LIVE_WINDOW_MS).sort((a, b) => a.Time - b.Time);
 };
