@@ -5,6 +5,7 @@ import { authHandlers, mockCredentials, mustChangeCodeGate } from './auth';
 import { accountCallHandlers } from './accountCalls';
 import { commandLog, deviceCommandHandlers } from './deviceCommands';
 import { fleetSummaryHandlers } from './fleetSummary';
+import { historyHandlers } from './history';
 import { issueCommandHandlers } from './issueCommands';
 import { liveHandlers } from './live';
 import { messageHandlers } from './messages';
@@ -26,8 +27,8 @@ export interface MockOptions {
  * Each call gets its own data and its own passwords and its own command log. The first matching handler
  * answers, so the order is: the 40300 gate of an account that must change its password, sign-in, the
  * commands, the account calls and the booking calls (add_Admin with the level rule before the generated create), the
- * generated resource handlers, then the command log's REST read, the message box, the workplace's fleet
- * summary and the live stream.
+ * generated resource handlers, then the command log's REST read, a device's history, the message box, the
+ * workplace's fleet summary and the live stream.
  */
 export const handlers = (upstreamBase: string, restBase: string, { resources = RESOURCE_CONFIGS, canAccess = sharedPolicy }: MockOptions = {}) => {
   const tables = seedTables(resources);
@@ -47,6 +48,7 @@ export const handlers = (upstreamBase: string, restBase: string, { resources = R
         : restResourceHandlers(restBase, config, tableOf(config), canAccess),
     ),
     ...deviceCommandHandlers(restBase, commands, canAccess),
+    ...historyHandlers(restBase, tables, canAccess),
     ...messageHandlers(upstreamBase, canAccess),
     ...fleetSummaryHandlers(restBase, tables, canAccess),
     ...liveHandlers(restBase),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { diastolicOf, systolicOf } from './bloodPressure';
 
 /**
  * A chamber's readings over a range, as `GET /api/v1/devices/{Id}/history?from&to&points` answers them:
@@ -50,3 +51,17 @@ export const historyAnswerSchema = z.strictObject({
   series: z.partialRecord(z.enum(HISTORY_READINGS), z.array(bucketSchema)),
 });
 export type HistoryAnswer = z.infer<typeof historyAnswerSchema>;
+
+/**
+ * A reading's number in one state record or telemetry message (wire names): blood pressure's systolic or
+ * diastolic part for HmBPSys and HmBPDia, undefined when the record lacks it.
+ */
+export const historyValueOf = (record: Readonly<Record<string, unknown>>, reading: HistoryReading): number | undefined => {
+  if (reading === 'HmBPSys' || reading === 'HmBPDia') {
+    const pressure = record.HmBP;
+    if (typeof pressure !== 'string') return undefined;
+    return reading === 'HmBPSys' ? systolicOf(pressure) : diastolicOf(pressure);
+  }
+  const value = record[reading];
+  return typeof value === 'number' ? value : undefined;
+};

@@ -1,5 +1,9 @@
 import { RESOURCE_CONFIGS } from '../resources/configs';
+import { deviceCommandsConfig } from '../resources/devices/commandLog';
 import { resourceCatalogues } from '../resources/i18n';
 
-/** `resources.*` and `crud.*` messages per language, from the resources' configurations. */
-export const RESOURCE_MESSAGES = resourceCatalogues(RESOURCE_CONFIGS);
+/**
+ * `resources.*` and `crud.*` messages per language, from the resources' configurations, and the command
+ * log's (not a page of its own: the device detail lists a device's commands with its labels).
+ */
+export const RESOURCE_MESSAGES = resourceCatalogues([...RESOURCE_CONFIGS, deviceCommandsConfig]);

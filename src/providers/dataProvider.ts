@@ -13,6 +13,7 @@ import { ORDERS_PATH, type BookingBody } from '../resources/orders/requests';
 import { sessionReportSchema, type SessionReport } from '../domain/sessionReport';
 import { USER_MENU_PATH, type UserMenuEntry } from '../domain/menu';
 import { FLEET_SUMMARY_PATH, fleetSummarySchema, type FleetSummary } from '../domain/fleetSummary';
+import { historyAnswerSchema, type HistoryAnswer, type HistoryQuery } from '../domain/history';
 import { quietly, UpstreamError, type HttpClient } from './httpClient';
 import { createRestFetch, createRestProvider } from './rest';
 import type { TokenStore } from './tokenStore';
@@ -109,6 +110,21 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     /** What became of a command so far (`GET /api/v1/device-commands/:cmdId`); fails quietly, the caller decides. */
     commandOutcome: async (cmdId: string): Promise<DeviceCommandRecord> =>
       (await rest.getOne<DeviceCommandRecord & RaRecord>(DEVICE_COMMANDS_PATH, { id: cmdId })).data,
+    /** A device's latest commands, newest first, with their outcomes (the device detail's command history). */
+    deviceCommandLog: async (Id: string, perPage: number): Promise<DeviceCommandRecord[]> =>
+      (
+        await rest.getList<DeviceCommandRecord & RaRecord>(DEVICE_COMMANDS_PATH, {
+          filter: { Id },
+          sort: { field: 'issuedAt', order: 'DESC' },
+          pagination: { page: 1, perPage },
+        })
+      ).data,
+    /** A device's readings over a range in buckets (`GET /api/v1/devices/{Id}/history`); fails quietly, the chart shows why. */
+    deviceHistory: async (Id: string, { from, to, points }: HistoryQuery): Promise<HistoryAnswer> => {
+      const query = new URLSearchParams({ from: String(from), to: String(to), points: String(points) });
+      const { json } = await restFetch(`${restBase}/devices/${encodeURIComponent(Id)}/history?${query.toString()}`);
+      return historyAnswerSchema.parse(json);
+    },
     /** The new password is shown once to the administrator; the account must change it at next sign-in. */
     resetPassword: ({ Account }: AdminResetBody) => http.post<ResetAnswer>(ACCOUNT_CALLS.resetPassword, { Account }),
     /** The caller's own password; a wrong OldCode is 40000 naming OldCode. */

@@ -105,7 +105,6 @@ export const serverAndBrowserForThisFile = (env: () => Promise<Record<string, st
   return running;
 };
 
-
 /** Fills the Chinese login page's form the way a person does: both fields, then the button. */
 export const fillSignIn = async (page: Page, account: string, password: string) => {
   await page.getByLabel('用户名', { exact: true }).fill(account);

@@ -14,6 +14,7 @@ export const loadLazyViews = () =>
     import('../../src/resources/devices/DeviceCommands'),
     import('../../src/resources/orders/OrderManager'),
     import('../../src/resources/orders/report/OrderReport'),
+    import('../../src/resources/devices/detail/DeviceDetail'),
     import('../../src/pages/WorkplacePage'),
     import('../../src/pages/UserSettingPage'),
     import('../../src/pages/ExceptionPage'),

@@ -6,7 +6,7 @@ import { DEFAULT_RATED_MAX_ATA, type DeviceType } from '../../domain/deviceTypes
 import type { Telemetry } from '../../domain/mqtt/payloads';
 import { rangeMark, READING_RANGES, VITAL_READINGS, type MarkedReading } from '../../domain/readingRanges';
 import { MONITOR_COLUMNS, type MonitorColumn, type ReadingColumn } from './columns';
-import { ReadingMark } from './ReadingMark';
+import { ReadingMark } from '../../resources/devices/ReadingMark';
 
 /** A device as the device list answers it (src/resources/devices/config.ts), live patches merged in. */
 export interface MonitoredDevice extends RaRecord {

@@ -1,8 +1,8 @@
-import type { MarkedReading } from '../../domain/readingRanges';
+import { READING_FORMATS, type ShownReading } from '../../resources/devices/readingFormats';
 import type { Unit } from '../../resources/types';
 
-/** The readings a row shows from the device's latest telemetry, in the order of the table. */
-export type ReadingColumn = MarkedReading | 'RGPi02' | 'RAP' | 'RRD';
+/** The readings a row shows from the device's latest telemetry. */
+export type ReadingColumn = ShownReading;
 
 type MonitorColumnKey = 'Id' | 'name' | 'Type' | 'Location' | 'State' | 'Online' | 'OrderNum' | ReadingColumn | 'Emergency';
 
@@ -15,6 +15,8 @@ export interface MonitorColumn {
   /** The device list can sort by it (src/resources/devices/config.ts). */
   sortable?: boolean;
 }
+
+const reading = (key: ReadingColumn): MonitorColumn => ({ key, ...READING_FORMATS[key] });
 
 /**
  * The oxygen monitor's columns (docs/monitoring.md), in the order an operator reads a chamber: who and what it is,
@@ -29,15 +31,15 @@ export const MONITOR_COLUMNS: readonly MonitorColumn[] = [
   { key: 'State', sortable: true },
   { key: 'Online', sortable: true },
   { key: 'OrderNum' },
-  { key: 'RCP', unit: 'ata', digits: 2 },
-  { key: 'RCPi02', unit: 'percent', digits: 1 },
-  { key: 'RGPi02', unit: 'percent', digits: 1 },
-  { key: 'RCT', unit: 'celsius', digits: 1 },
-  { key: 'RCRH', unit: 'relativeHumidity', digits: 0 },
-  { key: 'RAP', unit: 'kPa', digits: 1 },
-  { key: 'HmSP02', unit: 'percent', digits: 0 },
-  { key: 'HmHR', unit: 'bpm', digits: 0 },
-  { key: 'HmBP', unit: 'mmHg' },
-  { key: 'RRD', unit: 'minute', digits: 0 },
+  reading('RCP'),
+  reading('RCPi02'),
+  reading('RGPi02'),
+  reading('RCT'),
+  reading('RCRH'),
+  reading('RAP'),
+  reading('HmSP02'),
+  reading('HmHR'),
+  reading('HmBP'),
+  reading('RRD'),
   { key: 'Emergency' },
 ];

@@ -10,6 +10,7 @@ import { DEVICE_STATES, type DeviceState } from '../../domain/devices';
 import { RowAction } from '../generate/RowAction';
 import { DeviceSettings } from './DeviceSettings';
 import { useCommandFeedback } from './useCommandFeedback';
+import { useSessionConfirm } from './useSessionConfirm';
 
 type Command = { kind: 'permission' } | { kind: 'state'; State: DeviceState };
 
@@ -33,8 +34,9 @@ const useDeviceCommand = (Id: string) => {
 };
 
 /**
- * A device row's commands: switch its permission, set its state, change its settings; each an icon named
- * in its tooltip, shown only to roles the policy allows.
+ * A device's commands (its list row, its detail page): switch its permission, set its state, change its
+ * settings; each an icon named in its tooltip, shown only to roles the policy allows. Closing the permission and setting Repair ask
+ * first while the chamber is in session (useSessionConfirm).
  */
 export const DeviceCommands = () => {
   const record = useRecordContext();
@@ -44,6 +46,7 @@ export const DeviceCommands = () => {
   const { canAccess: mayChangeState } = useCanAccess({ resource: 'devices', action: 'changeState' });
   const { canAccess: mayChangeSettings } = useCanAccess({ resource: 'devices', action: 'changeSettings' });
   const command = useDeviceCommand(String(record?.Id ?? ''));
+  const { confirmFirst, dialog } = useSessionConfirm(record);
   if (!record) return null;
   // The row opens the device on click; a command (and its dialog, a portal in the same React tree) must not.
   const keepInRow = (event: MouseEvent) => event.stopPropagation();
@@ -54,7 +57,11 @@ export const DeviceCommands = () => {
           label={record.Permission === 'Open' ? 'crud.commands.close' : 'crud.commands.open'}
           icon={record.Permission === 'Open' ? <LockIcon /> : <LockOpenIcon />}
           disabled={command.isPending}
-          onClick={() => command.mutate({ kind: 'permission' })}
+          onClick={() => {
+            const toggle = () => command.mutate({ kind: 'permission' });
+            if (record.Permission === 'Open') confirmFirst('closePermission', toggle);
+            else toggle();
+          }}
         />
       )}
       {mayChangeState && (
@@ -67,7 +74,9 @@ export const DeviceCommands = () => {
                 selected={record.State === State}
                 onClick={() => {
                   setMenuAnchor(null);
-                  command.mutate({ kind: 'state', State });
+                  const change = () => command.mutate({ kind: 'state', State });
+                  if (State === 'Repair') confirmFirst('repair', change);
+                  else change();
                 }}
               >
                 {translate(`resources.devices.choices.State.${State}`)}
@@ -77,6 +86,7 @@ export const DeviceCommands = () => {
         </>
       )}
       {mayChangeSettings && <DeviceSettings record={record} />}
+      {dialog}
     </Box>
   );
 };

@@ -8,8 +8,10 @@ import { RANGES, SETTINGS_FIELDS, SPEEDS } from '../../domain/mqtt/payloads';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { RowAction } from '../generate/RowAction';
 import { formValidator } from '../validation';
-import { changeSettingsBodySchema, hasSettings, type ChangeSettingsBody, type Settings } from './requests';
+import type { Telemetry } from '../../domain/mqtt/payloads';
+import { changeSettingsBodySchema, hasSettings, settingsOf, type ChangeSettingsBody, type Settings } from './requests';
 import { useCommandFeedback } from './useCommandFeedback';
+import { useSessionConfirm } from './useSessionConfirm';
 
 /** The settings' labels and choices are the state records' (the same SP … SA a chamber reports). */
 const LABELS = 'resources.state-records';
@@ -25,10 +27,18 @@ const filledIn = (values: Record<string, unknown>): Partial<Settings> =>
 
 const validate = (values: Record<string, unknown>) => formValidator(settingsForm)(filledIn(values));
 
+/** The settings filled in that differ from those in force (all of them when none is known). */
+const changedFrom = (inForce: Partial<Settings>, settings: Partial<Settings>): Partial<Settings> =>
+  Object.fromEntries(Object.entries(settings).filter(([field, value]) => inForce[field as keyof Settings] !== value));
+
+type Why = 'noSettings' | 'noChange';
+
 /**
- * "Change settings" of a device row: pressure SP (ATA), time ST (minutes), speed SS, light SL and
- * atmosphere light SA, each left empty to keep it; validated with the contract's ranges before sending
- * (messages in the user's language). Sent as one settings command; the chamber's answer follows as a
+ * "Change settings" of a device: pressure SP (ATA), time ST (minutes), speed SS, light SL and atmosphere
+ * light SA, starting from the settings in force (the newest reading's, taken when the dialog opens), each
+ * emptied to keep it; validated with the contract's ranges before sending (messages in the user's
+ * language). Only the settings that differ from those in force are sent, as one settings command, after a
+ * confirmation naming them while the chamber is in session; the chamber's answer follows as a
  * notification (useCommandFeedback).
  */
 export const DeviceSettings = ({ record }: { record: RaRecord }) => {
@@ -37,7 +47,9 @@ export const DeviceSettings = ({ record }: { record: RaRecord }) => {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const feedback = useCommandFeedback();
   const [open, setOpen] = useState(false);
-  const [nothingChosen, setNothingChosen] = useState(false);
+  const [nothingToSend, setNothingToSend] = useState<Why | null>(null);
+  const [inForce, setInForce] = useState<Partial<Settings>>({});
+  const { confirmFirst, dialog } = useSessionConfirm(record);
   const Id = String(record.Id);
   const send = useMutation({
     mutationFn: (body: ChangeSettingsBody) => dataProvider.changeSettings(body),
@@ -47,24 +59,34 @@ export const DeviceSettings = ({ record }: { record: RaRecord }) => {
       refresh();
     },
   });
+  const openDialog = () => {
+    setInForce(settingsOf((record.Reading ?? {}) as Partial<Telemetry>));
+    setOpen(true);
+  };
   const close = () => {
     setOpen(false);
-    setNothingChosen(false);
+    setNothingToSend(null);
   };
-  const save = async (values: Record<string, unknown>) => {
-    const settings = filledIn(values);
-    setNothingChosen(!hasSettings(settings));
+  const shown = (field: keyof Settings, value: unknown) =>
+    value === undefined ? '—' : field === 'SP' || field === 'ST' ? String(value) : translate(`${LABELS}.choices.${field}.${String(value)}`);
+  const save = (values: Record<string, unknown>) => {
+    const filled = filledIn(values);
+    const settings = changedFrom(inForce, filled);
+    setNothingToSend(hasSettings(filled) ? (hasSettings(settings) ? null : 'noChange') : 'noSettings');
     if (!hasSettings(settings)) return;
+    const detail = (Object.keys(settings) as (keyof Settings)[])
+      .map((field) => `${translate(`${LABELS}.fields.${field}`)} ${shown(field, inForce[field])} → ${shown(field, settings[field])}`)
+      .join('，');
     // The HTTP client announces a refusal; the dialog stays open so the values can be corrected.
-    await send.mutateAsync({ Id, ...settings }).catch(() => undefined);
+    confirmFirst('settings', () => void send.mutateAsync({ Id, ...settings }).catch(() => undefined), detail);
   };
   const range = (field: 'SP' | 'ST', unit: 'ata' | 'minute') =>
     `${RANGES[field].min}–${RANGES[field].max} ${translate(`crud.units.${unit}`)}`;
   return (
     <>
-      <RowAction label="app.commands.settings" icon={<TuneIcon />} onClick={() => setOpen(true)} disabled={send.isPending} />
+      <RowAction label="app.commands.settings" icon={<TuneIcon />} onClick={openDialog} disabled={send.isPending} />
       <Dialog open={open} onClose={close} aria-labelledby="device-settings-title" maxWidth="xs" fullWidth>
-        <Form record={{}} onSubmit={save} validate={validate} noValidate>
+        <Form record={inForce} onSubmit={save} validate={validate} noValidate>
           <DialogTitle id="device-settings-title">{translate('app.commands.settingsTitle', { device: `${Id} · ${String(record.name ?? '')}` })}</DialogTitle>
           <DialogContent>
             <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
@@ -75,7 +97,7 @@ export const DeviceSettings = ({ record }: { record: RaRecord }) => {
             {(Object.keys(CHOICES) as (keyof typeof CHOICES)[]).map((field) => (
               <SelectInput key={field} source={field} label={`${LABELS}.fields.${field}`} choices={choices(field)} emptyText="app.commands.unchanged" fullWidth />
             ))}
-            {nothingChosen && <Alert severity="warning">{translate('app.commands.noSettings')}</Alert>}
+            {nothingToSend && <Alert severity="warning">{translate(`app.commands.${nothingToSend}`)}</Alert>}
           </DialogContent>
           <DialogActions>
             <Button label="ra.action.cancel" onClick={close} />
@@ -83,6 +105,7 @@ export const DeviceSettings = ({ record }: { record: RaRecord }) => {
           </DialogActions>
         </Form>
       </Dialog>
+      {dialog}
     </>
   );
 };

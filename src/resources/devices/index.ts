@@ -3,4 +3,10 @@ import { generateResource } from '../generate/resource';
 import { devicesConfig } from './config';
 import { lazyView } from '../../loading/lazyView';
 
-export const devices = generateResource(devicesConfig, { icon: DevicesIcon, rowActions: lazyView(() => import('./DeviceCommands').then((module) => module.DeviceCommands)) });
+const DeviceDetail = lazyView(() => import('./detail/DeviceDetail').then((module) => module.DeviceDetail));
+
+export const devices = generateResource(devicesConfig, {
+  icon: DevicesIcon,
+  rowActions: lazyView(() => import('./DeviceCommands').then((module) => module.DeviceCommands)),
+  overrides: { show: DeviceDetail },
+});

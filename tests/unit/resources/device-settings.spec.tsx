@@ -53,6 +53,9 @@ const openSettings = async (name = '设置参数') => {
   fireEvent.click(await within(firstRow()).findByRole('button', { name }, wait));
   return screen.findByRole('dialog', {}, wait);
 };
+/** Every seeded device is in session: the change is sent once the operator confirms it. */
+const confirmInSession = async (title = '氧舱正在会话中', go = '确定执行') =>
+  fireEvent.click(within(await screen.findByRole('dialog', { name: title }, wait)).getByRole('button', { name: go }));
 const field = (dialog: HTMLElement, label: string) => within(dialog).getByLabelText(label) as HTMLInputElement;
 /** Picks an option of a react-admin SelectInput (a MUI select: open it, choose). */
 const choose = async (dialog: HTMLElement, label: string, option: string) => {
@@ -91,7 +94,10 @@ describe('device settings (a dialog on the device row, then the chamber\'s answe
     fireEvent.change(field(dialog, '设定压力'), { target: { value: '1.5' } });
     await choose(dialog, '加压速度', '慢');
     await choose(dialog, '氛围灯', '开');
+    // The set time starts at the one in force (60 minutes) and is left so: it is not sent.
+    expect(field(dialog, '设定时间').value).toBe('60');
     fireEvent.click(within(dialog).getByRole('button', { name: '下发' }));
+    await confirmInSession();
     await waitFor(() => expect(bodies).toEqual([{ Id, SP: 1.5, SS: 'S', SA: 1 }]), wait);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), wait);
     expect(await screen.findByText(`${Id}：指令已发送，等待氧舱应答`, {}, wait)).toBeTruthy();
@@ -101,9 +107,9 @@ describe('device settings (a dialog on the device row, then the chamber\'s answe
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(reads).toHaveLength(2);
 
-    // A second opening starts empty.
+    // A second opening starts again from the settings in force (the chamber has not reported new ones).
     dialog = await openSettings();
-    expect(field(dialog, '设定压力').value).toBe('');
+    expect(field(dialog, '设定压力').value).toBe('1.3');
   });
 
   it('speaks English, and reports a refusal with the chamber\'s reason', async () => {
@@ -122,6 +128,7 @@ describe('device settings (a dialog on the device row, then the chamber\'s answe
     fireEvent.change(field(dialog, 'Set time'), { target: { value: '240' } });
     await choose(dialog, 'Light', 'off');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await confirmInSession('A session is running', 'Go ahead');
     await waitFor(() => expect(bodies).toEqual([{ Id, ST: 240, SL: 0 }]), wait);
     expect(await screen.findByText(`${Id}: refused by the chamber: door open: settings locked`, {}, wait)).toBeTruthy();
   });

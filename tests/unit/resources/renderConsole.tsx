@@ -42,7 +42,12 @@ export const renderConsole = async (path: string, { resources = RESOURCES, local
   };
   const configs = resources.map((resource) => resource.options.config);
   const catalogues = resourceCatalogues(configs);
-  const i18nProvider = polyglotI18nProvider((l) => ({ ...(l === 'zh-CN' ? chinese : english), ...catalogues[l as Locale] }), locale, [...LOCALES]);
+  // The given resources' labels over the console's own (which also hold labels no resource page has, as the command log's).
+  const messagesOf = (l: string) => {
+    const [base, own] = [l === 'zh-CN' ? chinese : english, catalogues[l as Locale]];
+    return { ...base, ...own, resources: { ...(base.resources as object), ...own.resources } };
+  };
+  const i18nProvider = polyglotI18nProvider(messagesOf, locale, [...LOCALES]);
   const dataProvider = createDataProvider({ http, tokens, restBase: REST, resources: configs });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(

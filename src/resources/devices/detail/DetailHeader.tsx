@@ -1,0 +1,54 @@
+import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
+import { Box, Chip, Paper, Stack, Typography } from '@mui/material';
+import { useLocaleState, useTranslate, type RaRecord } from 'react-admin';
+import { DeviceCommands } from '../DeviceCommands';
+
+/**
+ * Who the chamber is and whether anyone is in danger: its Id and name, site, type, state, permission,
+ * presence (offline during a session and emergency depressurisation in red, with an icon), the running
+ * session; and what the operator can do, one click away.
+ */
+export const DetailHeader = ({ record }: { record: RaRecord }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const inSession = Boolean(record.SessionOC);
+  const seen = record.LastSeen ? translate('app.monitor.lastSeen', { time: new Date(Number(record.LastSeen)).toLocaleString(locale) }) : translate('app.monitor.never');
+  const danger = <ErrorOutlineIcon />;
+  const labelled = (field: string, value: string) => translate('app.detail.labelled', { label: translate(`resources.devices.fields.${field}`), value });
+  return (
+    <Paper variant="outlined" component="header" sx={{ p: 2 }} data-device-header>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'baseline', flexWrap: 'wrap' }}>
+        <Typography variant="h5" component="h1" sx={{ whiteSpace: 'nowrap' }}>
+          {String(record.Id)}
+        </Typography>
+        <Typography variant="h6" component="p">
+          {String(record.name ?? '')}
+        </Typography>
+        <Typography color="text.secondary">{labelled('Location', String(record.Location ?? ''))}</Typography>
+        <Typography color="text.secondary">{labelled('Type', String(record.Type ?? ''))}</Typography>
+      </Stack>
+      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', my: 1.5 }} data-testid="device-status">
+        {record.Emergency === true && <Chip color="error" icon={danger} label={translate('app.detail.erd')} />}
+        {record.Online === true ? (
+          <Chip color="success" variant="outlined" label={translate('app.monitor.online')} title={seen} />
+        ) : inSession ? (
+          <Chip color="error" icon={danger} label={translate('app.monitor.offlineInSession')} title={seen} />
+        ) : (
+          <Chip variant="outlined" label={translate('app.monitor.offline')} title={seen} />
+        )}
+        <Chip color={record.State === 'Repair' ? 'warning' : 'default'} label={labelled('State', translate(`resources.devices.choices.State.${String(record.State)}`))} />
+        <Chip
+          color={record.Permission === 'Open' ? 'primary' : 'default'}
+          variant="outlined"
+          label={labelled('Permission', translate(`resources.devices.choices.Permission.${String(record.Permission)}`))}
+        />
+        <Chip
+          color={inSession ? 'info' : 'default'}
+          variant={inSession ? 'filled' : 'outlined'}
+          label={inSession ? translate('app.detail.inSession', { session: String(record.SessionOC), order: String(record.OrderNum ?? '—') }) : translate('app.detail.noSession')}
+        />
+      </Box>
+      <DeviceCommands />
+    </Paper>
+  );
+};
