@@ -127,6 +127,8 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
           <Route path="/redirect/*" element={<RedirectPage />} />
           {/* The template's own path of the oxygen cabin status search table. */}
           <Route path="/list/search-table" element={<Navigate to="/list/oxygen-monitor" replace />} />
+          {/* The template's card list: the device status page's card view. */}
+          <Route path="/list/card" element={<Navigate to="/list/device-atts?view=cards" replace />} />
         </CustomRoutes>
         {RESOURCES.map((resource) => (
           <Resource key={resource.name} {...resource} />
