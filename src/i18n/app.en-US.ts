@@ -214,6 +214,7 @@ export const appEnUS = {
       switchRole: 'Switch role (now: %{role})',
       switchedRole: 'Switched to %{role}',
     },
+    deviceAtts: { view: 'View', views: { table: 'Table view', cards: 'Card view' } },
     tiles: {
       open: 'Open %{device}',
       sparkline: 'Cabin pressure, last 15 minutes',

@@ -212,6 +212,7 @@ export const appZhCN = {
       switchRole: '切换角色（当前：%{role}）',
       switchedRole: '已切换为 %{role}',
     },
+    deviceAtts: { view: '视图', views: { table: '表格视图', cards: '卡片视图' } },
     tiles: {
       open: '打开 %{device}',
       sparkline: '近 15 分钟舱压',
