@@ -24,7 +24,7 @@ export const inSession = (device: FleetDevice): boolean => Boolean(device.Sessio
  * offline during a session), then a session under way, then the rest. An open alarm will rank with danger
  * once alarms exist: this is the one place that decides it.
  */
-export const urgency = (device: FleetDevice): number => {
+const urgency = (device: FleetDevice): number => {
   if (device.Emergency || (inSession(device) && !device.Online)) return 0;
   return inSession(device) ? 1 : 2;
 };
