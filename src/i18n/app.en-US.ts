@@ -217,6 +217,7 @@ export const appEnUS = {
     deviceAtts: { view: 'View', views: { table: 'Table view', cards: 'Card view' } },
     tiles: {
       open: 'Open %{device}',
+      oxygen: 'O2',
       sparkline: 'Cabin pressure, last 15 minutes',
       remaining: '%{minutes} min left',
       order: 'Order %{order}',

@@ -215,6 +215,7 @@ export const appZhCN = {
     deviceAtts: { view: '视图', views: { table: '表格视图', cards: '卡片视图' } },
     tiles: {
       open: '打开 %{device}',
+      oxygen: 'O2',
       sparkline: '近 15 分钟舱压',
       remaining: '剩余 %{minutes} 分钟',
       order: '订单 %{order}',

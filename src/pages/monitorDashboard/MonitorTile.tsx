@@ -103,7 +103,7 @@ export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: Moni
         ) : (
           <>
             {value('RCP', 2, 'ata')}
-            <Labelled label="O2">{value('RCPi02', 1, 'percent')}</Labelled>
+            <Labelled label={translate('app.tiles.oxygen')}>{value('RCPi02', 1, 'percent')}</Labelled>
           </>
         )}
       </Line>
