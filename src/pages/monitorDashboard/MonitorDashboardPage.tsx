@@ -15,7 +15,7 @@ import { useFleet } from './useFleet';
 export const MonitorDashboardPage = () => {
   const translate = useTranslate();
   const [store] = useState(() => new FleetStore());
-  const { isPending, error } = useFleet(store);
+  const { error } = useFleet(store);
   const [filter, setFilter] = useStore<FleetFilter>('monitor-dashboard.filter', {});
   // The grid follows the layout (sites, states, sessions, presence), never a reading.
   const layout = useSyncExternalStore(store.subscribeLayout, store.layout);
@@ -43,7 +43,8 @@ export const MonitorDashboardPage = () => {
         </Typography>
       </Box>
       {error ? <Alert severity="error">{translate('app.tiles.failed')}</Alert> : null}
-      {isPending ? (
+      {/* The layout's version moves from 0 when the scope is first loaded into the store. */}
+      {layout === 0 && !error ? (
         <Loading />
       ) : shown === 0 ? (
         <Typography sx={{ p: 2 }} color="text.secondary">
