@@ -1,5 +1,5 @@
 import { Box } from '@mui/material';
-import { keyframes } from '@mui/material/styles';
+import { keyframes, styled } from '@mui/material/styles';
 import { useTranslate } from 'react-admin';
 import type { DeviceState } from '../../domain/devices';
 import { inSession, type FleetDevice } from './fleetLayout';
@@ -27,6 +27,9 @@ const pulse = keyframes`
   50% { opacity: 0.25; }
 `;
 
+const Dot = styled('span')({ width: 10, height: 10, borderRadius: '50%', background: 'currentColor', flexShrink: 0 });
+const PulsingDot = styled(Dot)({ animation: `${pulse} 1s ease-in-out infinite` });
+
 /** The label of a chamber's look, in the reader's language. */
 const useLookLabel = () => {
   const translate = useTranslate();
@@ -43,11 +46,7 @@ export const ChamberStatus = ({ device }: { device: FleetDevice }) => {
   const label = useLookLabel()(device, look);
   return (
     <Box component="span" data-look={look} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, whiteSpace: 'nowrap', color: LOOK_COLOR[look], fontWeight: 600 }}>
-      <Box
-        component="span"
-        aria-hidden
-        sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: LOOK_COLOR[look], animation: look === 'danger' ? `${pulse} 1s ease-in-out infinite` : undefined }}
-      />
+      {look === 'danger' ? <PulsingDot aria-hidden /> : <Dot aria-hidden />}
       {label}
     </Box>
   );

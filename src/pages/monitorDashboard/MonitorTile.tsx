@@ -1,4 +1,4 @@
-import { Box, Typography } from '@mui/material';
+import { Typography } from '@mui/material';
 import { styled } from '@mui/material/styles';
 import { memo, useCallback, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
@@ -30,16 +30,23 @@ const TileRoot = styled('div')(({ theme }) => ({
   '&:hover, &:focus-visible': { boxShadow: theme.shadows[3], outline: 'none' },
 }));
 
+// Styled once rather than through sx, which is worked out again at every render of every tile.
 const Line = styled('div')({ display: 'flex', alignItems: 'center', gap: 12, minHeight: 20, whiteSpace: 'nowrap', overflow: 'hidden' });
+const BigLine = styled(Line)({ fontSize: '1.35rem', fontWeight: 600, gap: 24 });
+const TraceLine = styled(Line)(({ theme }) => ({ color: theme.palette.primary.main }));
+const SmallLine = styled(Line)(({ theme }) => ({ ...theme.typography.body2 }));
+const Remaining = styled('div')(({ theme }) => ({ display: 'flex', alignItems: 'center', gap: 8, color: theme.palette.text.primary, ...theme.typography.body2 }));
+const RemainingBar = styled('div')(({ theme }) => ({ width: 56, height: 6, borderRadius: 3, background: theme.palette.action.hover, overflow: 'hidden' }));
+const RemainingFill = styled('div')(({ theme }) => ({ height: '100%', background: theme.palette.primary.main }));
+const LabelledRoot = styled('span')({ display: 'inline-flex', gap: 4, alignItems: 'center' });
+const ShortName = styled('span')(({ theme }) => ({ ...theme.typography.caption, color: theme.palette.text.secondary }));
 
 /** A reading with its short name before it. */
 const Labelled = ({ label, children }: { label: string; children: ReactNode }) => (
-  <Box component="span" sx={{ display: 'inline-flex', gap: 0.5, alignItems: 'center' }}>
-    <Typography component="span" variant="caption" color="text.secondary">
-      {label}
-    </Typography>
+  <LabelledRoot>
+    <ShortName>{label}</ShortName>
     {children}
-  </Box>
+  </LabelledRoot>
 );
 
 interface MonitorTileProps {
@@ -85,7 +92,7 @@ export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: Moni
       data-device={device.Id}
       sx={{ borderLeftColor: LOOK_COLOR[chamberLook(device)] }}
     >
-      <Line sx={{ justifyContent: 'space-between' }}>
+      <Line style={{ justifyContent: 'space-between' }}>
         <Typography noWrap fontWeight={600} variant="body2">
           {device.Id} · {device.name}
         </Typography>
@@ -97,7 +104,7 @@ export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: Moni
           {!device.Online && (seen ? translate('app.monitor.lastSeen', { time: seen.toLocaleString(locale) }) : translate('app.monitor.never'))}
         </Typography>
       </Line>
-      <Line sx={{ fontSize: '1.35rem', fontWeight: 600, gap: 3 }}>
+      <BigLine>
         {reading === undefined ? (
           <Typography color="text.disabled">{translate('app.monitor.noReading')}</Typography>
         ) : (
@@ -106,20 +113,20 @@ export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: Moni
             <Labelled label={translate('app.tiles.oxygen')}>{value('RCPi02', 1, 'percent')}</Labelled>
           </>
         )}
-      </Line>
-      <Line sx={{ color: 'primary.main' }}>
+      </BigLine>
+      <TraceLine>
         <Sparkline trace={store.pressure(id)} label={translate('app.tiles.sparkline')} />
         {session && remaining !== undefined && (
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'text.primary' }} data-field="RRD">
-            <Typography variant="body2">{translate('app.tiles.remaining', { minutes: remaining })}</Typography>
+          <Remaining data-field="RRD">
+            <span>{translate('app.tiles.remaining', { minutes: remaining })}</span>
             {reading?.ST ? (
-              <Box sx={{ width: 56, height: 6, borderRadius: 3, bgcolor: 'action.hover', overflow: 'hidden' }} aria-hidden>
-                <Box sx={{ width: `${Math.min(100, (remaining / reading.ST) * 100)}%`, height: '100%', bgcolor: 'primary.main' }} />
-              </Box>
+              <RemainingBar aria-hidden>
+                <RemainingFill style={{ width: `${Math.min(100, (remaining / reading.ST) * 100)}%` }} />
+              </RemainingBar>
             ) : null}
-          </Box>
+          </Remaining>
         )}
-      </Line>
+      </TraceLine>
       <Line>
         {session && (
           <>
@@ -129,7 +136,7 @@ export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: Moni
           </>
         )}
       </Line>
-      <Line sx={{ typography: 'body2' }}>
+      <SmallLine>
         {value('RCT', 1, 'celsius')}
         {value('RCRH', 0, 'relativeHumidity')}
         {value('RAP', 1, 'kPa')}
@@ -138,7 +145,7 @@ export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: Moni
             {translate('app.tiles.order', { order: device.OrderNum })}
           </Typography>
         )}
-      </Line>
+      </SmallLine>
     </TileRoot>
   );
 });
