@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
+import { registerHall, scopeOf } from './chambers';
 import { fillSignIn, freePort, serverAndBrowserForThisFile } from './harness';
 
 /**
@@ -17,30 +18,11 @@ const e2e = serverAndBrowserForThisFile(async () => {
 
 const HALL = 'E2E status hall';
 const [WATCHED, SECOND, HIDDEN] = ['E2E-ATT-1', 'E2E-ATT-2', 'E2E-ATT-3'];
-const secrets = new Map<string, string>();
-
-const post = async <T>(path: string, body: unknown, token?: string): Promise<T> => {
-  const response = await fetch(`${e2e.server.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  expect(response.ok, `${path}: ${response.status}`).toBe(true);
-  const answer = (await response.json()) as { data?: T } & T;
-  return path.startsWith('/upstream') ? (answer.data as T) : answer;
-};
-
-const signInAs = async (account: string, password: string) => (await post<{ token: string }>('/upstream/login', { Account: account, Code: password })).token;
+let secrets = new Map<string, string>();
 
 /** Three chambers in a hall of their own, the first two assigned to the demo client. */
 const seedHall = async () => {
-  if (secrets.size > 0) return;
-  const token = await signInAs('admin', 'Admin2026');
-  for (const Id of [WATCHED, SECOND, HIDDEN]) {
-    const { secret } = await post<{ secret: string }>('/api/v1/devices', { Id, name: `${Id} 舱`, Type: 3, Location: HALL }, token);
-    secrets.set(Id, secret);
-  }
-  await post('/upstream/assign_Devices', { Account: 'client', DeviceIds: [WATCHED, SECOND] }, token);
+  if (secrets.size === 0) secrets = await registerHall(e2e.server.url, { hall: HALL, ids: [WATCHED, SECOND, HIDDEN], Type: 3, toClient: [WATCHED, SECOND] });
 };
 
 const open = async (page: Page, path: string, account: string, password: string) => {
@@ -88,14 +70,13 @@ describe('the device status page in Chromium against the real server', () => {
 
   it("leads /list/card to the card view and shows a client its chambers and no other's", async () => {
     await seedHall();
-    const token = await signInAs('client', 'Client2026');
-    const scope = await post<{ list: { Id: string }[] }>('/upstream/list/get_OCProperty', { current: 1, pageSize: 1000 }, token);
+    const scope = await scopeOf(e2e.server.url, 'client', 'Client2026');
     const page = await e2e.browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await open(page, '/list/card', 'client', 'Client2026');
     await page.waitForURL('**/list/device-atts**');
     await page.getByTestId('device-cards').waitFor();
     await page.locator(`[data-device="${WATCHED}"]`).waitFor();
-    expect((await shownIds(page, '[data-testid="device-cards"] [data-device]')).sort()).toEqual(scope.list.map(({ Id }) => Id).sort());
+    expect((await shownIds(page, '[data-testid="device-cards"] [data-device]')).sort()).toEqual(scope);
     expect(await page.locator(`[data-device="${HIDDEN}"]`).count()).toBe(0);
     // A client gives no commands.
     expect(await page.getByRole('button', { name: '设置状态' }).count()).toBe(0);
@@ -104,7 +85,7 @@ describe('the device status page in Chromium against the real server', () => {
     await page.getByRole('menuitem', { name: 'English' }).click();
     await page.getByRole('button', { name: 'Table view' }).click();
     await page.locator(`tbody tr td.column-Id`).first().waitFor();
-    expect((await page.locator('tbody tr td.column-Id').allInnerTexts()).sort()).toEqual(scope.list.map(({ Id }) => Id).sort());
+    expect((await page.locator('tbody tr td.column-Id').allInnerTexts()).sort()).toEqual(scope);
     await page.screenshot({ path: '/tmp/tiles-device-atts-table-en.png' });
     await page.getByRole('button', { name: 'Card view' }).click();
     await page.getByTestId('device-cards').waitFor();

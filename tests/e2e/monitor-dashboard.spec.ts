@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
+import { registerHall, scopeOf } from './chambers';
 import { fillSignIn, freePort, serverAndBrowserForThisFile } from './harness';
 
 /**
@@ -17,30 +18,11 @@ const e2e = serverAndBrowserForThisFile(async () => {
 
 const HALL = 'E2E tile hall';
 const [WATCHED, SECOND, HIDDEN] = ['E2E-TILE-1', 'E2E-TILE-2', 'E2E-TILE-3'];
-const secrets = new Map<string, string>();
-
-const post = async <T>(path: string, body: unknown, token?: string): Promise<T> => {
-  const response = await fetch(`${e2e.server.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  expect(response.ok, `${path}: ${response.status}`).toBe(true);
-  const answer = (await response.json()) as { data?: T } & T;
-  return path.startsWith('/upstream') ? (answer.data as T) : answer;
-};
-
-const signInAs = async (account: string, password: string) => (await post<{ token: string }>('/upstream/login', { Account: account, Code: password })).token;
+let secrets = new Map<string, string>();
 
 /** Three chambers in a hall of their own, the first two assigned to the demo client. */
 const seedHall = async () => {
-  if (secrets.size > 0) return;
-  const token = await signInAs('admin', 'Admin2026');
-  for (const Id of [WATCHED, SECOND, HIDDEN]) {
-    const { secret } = await post<{ secret: string }>('/api/v1/devices', { Id, name: `${Id} 舱`, Type: 2, Location: HALL }, token);
-    secrets.set(Id, secret);
-  }
-  await post('/upstream/assign_Devices', { Account: 'client', DeviceIds: [WATCHED, SECOND] }, token);
+  if (secrets.size === 0) secrets = await registerHall(e2e.server.url, { hall: HALL, ids: [WATCHED, SECOND, HIDDEN], Type: 2, toClient: [WATCHED, SECOND] });
 };
 
 const openDashboard = async (page: Page, account: string, password: string) => {
@@ -110,12 +92,11 @@ describe('the real-time monitor in Chromium against the real server', () => {
 
   it("shows a client its chambers and no other's", async () => {
     await seedHall();
-    const token = await signInAs('client', 'Client2026');
-    const scope = await post<{ list: { Id: string }[] }>('/upstream/list/get_OCProperty', { current: 1, pageSize: 1000 }, token);
+    const scope = await scopeOf(e2e.server.url, 'client', 'Client2026');
     const page = await e2e.browser.newPage({ viewport: { width: 1400, height: 1400 } });
     await openDashboard(page, 'client', 'Client2026');
     await tile(page, WATCHED).waitFor();
-    expect((await tileIds(page)).sort()).toEqual(scope.list.map(({ Id }) => Id).sort());
+    expect((await tileIds(page)).sort()).toEqual(scope);
     expect(await tile(page, HIDDEN).count()).toBe(0);
     await chooseSite(page, HALL);
     await expect.poll(() => tileIds(page)).toEqual([WATCHED, SECOND]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
+import { postTo } from './chambers';
 import { freePort, serverAndBrowserForThisFile } from './harness';
 
 /**
@@ -18,16 +19,7 @@ const e2e = serverAndBrowserForThisFile(async () => {
 const HALL = 'E2E monitor hall';
 const [WATCHED, OTHER] = ['E2E-MON-1', 'E2E-MON-2'];
 
-const post = async <T>(path: string, body: unknown, token?: string): Promise<T> => {
-  const response = await fetch(`${e2e.server.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  expect(response.ok, `${path}: ${response.status}`).toBe(true);
-  const answer = (await response.json()) as { data?: T } & T;
-  return path.startsWith('/upstream') ? (answer.data as T) : answer;
-};
+const post = <T>(path: string, body: unknown, token?: string) => postTo<T>(e2e.server.url, path, body, token);
 
 const openMonitor = async (page: Page, account: string, password: string) => {
   const filter = encodeURIComponent(JSON.stringify({ Location: HALL }));
