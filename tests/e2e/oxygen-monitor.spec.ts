@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
-import { freePort, postTo, serverAndBrowserForThisFile } from './harness';
+import { postTo } from './chambers';
+import { freePort, serverAndBrowserForThisFile } from './harness';
 
 /**
  * The oxygen monitor against the real server in Chromium: a chamber publishes over MQTT as itself and its
