@@ -36,7 +36,7 @@ const asDeviceType = (row: Selectable<DB['device_types']>): DeviceType => ({
 const edited = (type: Pick<DeviceType, 'name' | 'ratedMaxAta'>) => ({ name: type.name, ratedMaxAta: type.ratedMaxAta });
 
 /** Writes the edit and its audit entry in one transaction; an unknown type is 404 and writes nothing. */
-export const updateDeviceType = (ctx: Pick<AppContext, 'db' | 'now'>, actor: AuditActor, edit: DeviceTypeEdit): Promise<DeviceType> =>
+const updateDeviceType = (ctx: Pick<AppContext, 'db' | 'now'>, actor: AuditActor, edit: DeviceTypeEdit): Promise<DeviceType> =>
   ctx.db.transaction().execute(async (trx) => {
     const at = ctx.now();
     const row = await trx.selectFrom('device_types').selectAll().where('id', '=', edit.id).executeTakeFirst();

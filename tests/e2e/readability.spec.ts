@@ -13,7 +13,7 @@ const TYPE_NAMES = DEFAULT_DEVICE_TYPES.map(({ name }) => name);
 
 /** The tops of one row's action buttons and the number of lines its device Id takes, for every row shown. */
 const rowsAsLaidOut = (page: Page) =>
-  page.locator('tr.RaDatagrid-row').evaluateAll((rows) =>
+  page.locator('tbody tr.RaDatagrid-row').evaluateAll((rows) =>
     rows.map((row) => {
       const actions = [...row.querySelectorAll('td:last-child button, td:last-child a')].map((button) => Math.round(button.getBoundingClientRect().top));
       const id = row.querySelector('td.column-Id span');
@@ -21,8 +21,10 @@ const rowsAsLaidOut = (page: Page) =>
     }),
   );
 
-const checkDeviceManager = async (page: Page, perRow: number) => {
-  await page.locator('tr.RaDatagrid-row').first().waitFor();
+/** `lastAction` names the row's last action, which shows once the policy has answered and the commands' chunk has loaded. */
+const checkDeviceManager = async (page: Page, perRow: number, lastAction: string) => {
+  const firstRow = page.locator('tbody tr.RaDatagrid-row').first();
+  await firstRow.getByRole('link', { name: lastAction }).waitFor();
   await page.locator('td.column-Type').filter({ hasText: TYPE_NAMES[0] }).first().waitFor();
   const rows = await rowsAsLaidOut(page);
   expect(rows.length).toBeGreaterThan(5);
@@ -41,13 +43,13 @@ describe('the device manager is readable at 1366 px', () => {
     await signIn(page, e2e.server.url, 'admin', 'Admin2026');
     await page.goto(`${e2e.server.url}/list/device-manager`);
     // The admin's row: open/close, set state, settings, edit.
-    await checkDeviceManager(page, 4);
+    await checkDeviceManager(page, 4, '编辑');
     await page.screenshot({ path: '/tmp/types-device-manager-zh.png' });
 
     await page.evaluate(() => localStorage.setItem('RaStore.locale', JSON.stringify('en-US')));
     await page.reload();
     await page.getByRole('columnheader', { name: 'Device ID' }).waitFor();
-    await checkDeviceManager(page, 4);
+    await checkDeviceManager(page, 4, 'Edit');
     await page.screenshot({ path: '/tmp/types-device-manager-en.png' });
     await page.close();
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DEVICE_TYPES, type DeviceType } from '../../src/domain/deviceTypes';
-import { ratedMaxAtaOf } from '../../server/device-types/ratedMax';
+import { ratedMaxAtaOf, ratedMaxima } from '../../server/device-types/ratedMax';
 import { demoTokens, useFleetApp, type DemoName } from './fleet';
 import { STORE_KINDS, useStore } from './stores';
 
@@ -93,5 +93,9 @@ describe.each(STORE_KINDS)('device types (%s)', (kind) => {
     expect(await ratedMaxAtaOf(store.database.db, 1)).toBe(1.3);
     expect(await ratedMaxAtaOf(store.database.db, 5)).toBe(2);
     expect(await ratedMaxAtaOf(store.database.db, 9)).toBe(2);
+    // The five at once, as an evaluation pass reads them: what the API lists.
+    const listed = (await get('admin', '/api/v1/device-types')).json<DeviceType[]>();
+    expect(await ratedMaxima(store.database.db)).toEqual(new Map(listed.map(({ id, ratedMaxAta }) => [id, ratedMaxAta])));
+    expect(listed).toHaveLength(5);
   });
 });

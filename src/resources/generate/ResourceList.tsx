@@ -44,6 +44,14 @@ interface RowActionsProps {
   label: string;
 }
 
+/**
+ * The row actions' column stays at the right edge when a wide list scrolls sideways (the device manager in
+ * English at 1366 px), so a row's actions are always on screen beside it.
+ */
+const stickyActions = {
+  '& .RaDatagrid-headerCell:last-of-type, & .RaDatagrid-row > td:last-of-type': { position: 'sticky', right: 0, zIndex: 1, backgroundColor: 'background.paper' },
+} as const;
+
 /** The record's edit form as a row icon, for roles the policy lets edit. */
 const EditAction = () => {
   const resource = useResourceContext();
@@ -98,6 +106,7 @@ export const ResourceList = ({ config, rowActions, toolbarActions }: ResourceLis
         rowClick="show"
         omit={columns.filter(([, field]) => !shows(field, 'list')).map(([source]) => source)}
         bulkActionButtons={serves(config, 'delete') ? undefined : false}
+        sx={hasRowActions ? stickyActions : undefined}
       >
         {columns.map(([source, field]) => fieldElement(config, source, field, labels, ids.includes(source) || shows(field, 'sort')))}
         {hasRowActions && <RowActions config={config} extra={rowActions} label={translate('crud.list.actions')} />}
