@@ -237,7 +237,7 @@ export const topUpReadings = (dataDir: string, total: number): { added: number; 
     const added = Math.max(0, total - existing);
     const insert = connection.prepare(
       `insert into state_records (device_id, time, sp, rcp, rrd, rcpi02, rgpi02, rct, rcrh, rap, hm_hr, hm_sp02, hm_bp)
-       with recursive s(i) as (select ? union all select i + 1 from s where i < ?)
+       with recursive s(i) as (select cast(? as integer) union all select i + 1 from s where i < cast(? as integer))
        select 'OC-' || substr('000' || (i % ${DEVICES}), -4), ${T0} - (1 + i / ${DEVICES}) * ${MINUTE}, 1.5, 1 + (i % 37) / 100.0,
          60 - (i % 60), 21 + (i % 5), 93, 20 + (i % 11), 55, 101.3, 60 + (i % 30), 97, '120/80' from s`,
     );
