@@ -9,10 +9,10 @@ import { HOUR_MS, MINUTE_MS } from '../telemetry/rollups';
 /**
  * A chamber's history (docs/monitoring.md, "History"): at most `points` buckets per reading over
  * [from, to), each with min, mean, max and count, summed by the store, never row by row here.
- *   - raw rows when a bucket would be narrower than a minute and the range is within RAW_RETENTION_DAYS
+ *   - raw rows when the range holds fewer than points / 2 minutes and lies within RAW_RETENTION_DAYS
  *     (buckets of ceil(span / points) ms from `from`);
- *   - else the per-minute rollups, or the per-hour ones once a bucket spans an hour or more (buckets a
- *     whole number of rollups wide, the range rounded out to whole rollups).
+ *   - else the per-hour rollups when it holds at least points / 2 hours, else the per-minute ones (buckets
+ *     a whole number of rollups wide, the range rounded out to whole rollups).
  * A device out of the viewer's scope is not found, like one that does not exist.
  */
 
@@ -31,11 +31,15 @@ interface Plan {
   bucketMs: number;
 }
 
-/** Which rows answer, and the buckets' width: the narrowest source whose buckets fit `points`. */
+/**
+ * Which rows answer, and the buckets' width: the widest source that still gives at least half the points
+ * asked for (so a range reads at most about 2 × `points` × 60 rows of a finer source), raw rows only
+ * within the raw retention.
+ */
 const planFor = ({ from, to, points }: HistoryQuery, rawSince: number): Plan => {
-  const rawBucket = Math.max(1, Math.ceil((to - from) / points));
-  if (rawBucket < MINUTE_MS && from >= rawSince) return { source: 'raw', width: 0, base: from, end: to, bucketMs: rawBucket };
-  const width = rawBucket < HOUR_MS ? MINUTE_MS : HOUR_MS;
+  const span = to - from;
+  if (span / MINUTE_MS < points / 2 && from >= rawSince) return { source: 'raw', width: 0, base: from, end: to, bucketMs: Math.max(1, Math.ceil(span / points)) };
+  const width = span / HOUR_MS >= points / 2 ? HOUR_MS : MINUTE_MS;
   const base = Math.floor(from / width) * width;
   const end = Math.ceil(to / width) * width;
   return { source: 'rollup', width, base, end, bucketMs: Math.ceil((end - base) / points / width) * width };

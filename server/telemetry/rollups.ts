@@ -18,7 +18,7 @@ export const HOUR_MS = 3_600_000;
 export const ROLLUP_WIDTHS = [MINUTE_MS, HOUR_MS] as const;
 
 /** A reading's value in history, blood pressure split into its two parts. */
-export const historyValue = (reading: Telemetry, name: HistoryReading): number | undefined => {
+const historyValue = (reading: Telemetry, name: HistoryReading): number | undefined => {
   if (name === 'HmBPSys') return reading.HmBP === undefined ? undefined : systolicOf(reading.HmBP);
   if (name === 'HmBPDia') return reading.HmBP === undefined ? undefined : diastolicOf(reading.HmBP);
   return reading[name];
