@@ -105,7 +105,7 @@ export const MonitorRow = memo(function MonitorRow({ record, selected, onToggle,
   };
 
   return (
-    <TableRow hover selected={selected} onClick={() => onOpen(record.id)} sx={{ cursor: 'pointer' }} data-device={record.Id}>
+    <TableRow hover selected={selected} onClick={() => onOpen(record.id)} sx={{ cursor: 'pointer' }} data-device={record.Id} data-reading-time={reading?.Time}>
       <TableCell padding="checkbox" onClick={(event) => event.stopPropagation()}>
         <Checkbox size="small" checked={selected} onChange={() => onToggle(record.id)} slotProps={{ input: { 'aria-label': translate('app.monitor.selectRow', { device: record.Id }) } }} />
       </TableCell>
