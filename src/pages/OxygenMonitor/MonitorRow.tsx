@@ -5,6 +5,7 @@ import { useLocaleState, useTranslate, type Identifier, type RaRecord } from 're
 import type { Telemetry } from '../../domain/mqtt/payloads';
 import { rangeMark, READING_RANGES, VITAL_READINGS, type MarkedReading } from '../../domain/readingRanges';
 import { MONITOR_COLUMNS, type MonitorColumn, type ReadingColumn } from './columns';
+import { formatDateTime, formatNumber, formatTime } from './formats';
 import { ReadingMark } from './ReadingMark';
 
 /** A device as the device list answers it (src/resources/devices/config.ts), live patches merged in. */
@@ -25,6 +26,23 @@ const isMarked = (key: ReadingColumn): key is MarkedReading => Object.hasOwn(REA
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
+interface SelectCellProps {
+  id: Identifier;
+  device: string;
+  selected: boolean;
+  onToggle: (id: Identifier) => void;
+}
+
+/** The row's checkbox, memoised apart from the readings: a new reading does not render it again. */
+const SelectCell = memo(function SelectCell({ id, device, selected, onToggle }: SelectCellProps) {
+  const translate = useTranslate();
+  return (
+    <TableCell padding="checkbox" onClick={(event) => event.stopPropagation()}>
+      <Checkbox size="small" checked={selected} onChange={() => onToggle(id)} slotProps={{ input: { 'aria-label': translate('app.monitor.selectRow', { device }) } }} />
+    </TableCell>
+  );
+});
+
 interface MonitorRowProps {
   record: MonitoredDevice;
   selected: boolean;
@@ -42,8 +60,7 @@ export const MonitorRow = memo(function MonitorRow({ record, selected, onToggle,
   const reading = record.Reading ?? undefined;
   const inSession = Boolean(record.SessionOC);
   const unit = (column: MonitorColumn) => (column.unit ? translate(`crud.units.${column.unit}`) : '');
-  const number = (value: number | undefined, digits: number) =>
-    value === undefined ? '' : value.toLocaleString(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const number = (value: number | undefined, digits: number) => (value === undefined ? '' : formatNumber(locale, value, digits));
 
   const readingCell = (column: MonitorColumn & { key: ReadingColumn }): ReactNode => {
     if (isMarked(column.key) && VITAL_READINGS.includes(column.key) && !inSession) {
@@ -59,7 +76,7 @@ export const MonitorRow = memo(function MonitorRow({ record, selected, onToggle,
 
   const online = (): ReactNode => {
     const seen = record.LastSeen ? new Date(record.LastSeen) : undefined;
-    const title = seen ? translate('app.monitor.lastSeen', { time: seen.toLocaleString(locale) }) : translate('app.monitor.never');
+    const title = seen ? translate('app.monitor.lastSeen', { time: formatDateTime(locale, seen) }) : translate('app.monitor.never');
     if (!record.Online && inSession) {
       return (
         <Box component="span" title={title} data-mark="high" sx={{ color: 'error.main', fontWeight: 600, display: 'inline-flex', alignItems: 'center', gap: 0.25 }}>
@@ -71,7 +88,7 @@ export const MonitorRow = memo(function MonitorRow({ record, selected, onToggle,
     return (
       <Box component="span" title={title} sx={{ color: record.Online ? 'success.main' : 'text.secondary' }}>
         {translate(record.Online ? 'app.monitor.online' : 'app.monitor.offline')}
-        {seen && <Typography component="span" variant="caption" color="text.secondary">{` · ${seen.toLocaleTimeString(locale)}`}</Typography>}
+        {seen && <Typography component="span" variant="caption" color="text.secondary">{` · ${formatTime(locale, seen)}`}</Typography>}
       </Box>
     );
   };
@@ -106,9 +123,7 @@ export const MonitorRow = memo(function MonitorRow({ record, selected, onToggle,
 
   return (
     <TableRow hover selected={selected} onClick={() => onOpen(record.id)} sx={{ cursor: 'pointer' }} data-device={record.Id} data-reading-time={reading?.Time}>
-      <TableCell padding="checkbox" onClick={(event) => event.stopPropagation()}>
-        <Checkbox size="small" checked={selected} onChange={() => onToggle(record.id)} slotProps={{ input: { 'aria-label': translate('app.monitor.selectRow', { device: record.Id }) } }} />
-      </TableCell>
+      <SelectCell id={record.id} device={record.Id} selected={selected} onToggle={onToggle} />
       {MONITOR_COLUMNS.map((column) => (
         <TableCell key={column.key} align={column.unit ? 'right' : 'left'} sx={nowrap} data-column={column.key}>
           {cell(column)}

@@ -19,6 +19,7 @@ import { csvExporter } from './exporter';
 import { fieldElement } from './fields';
 import { filterElements } from './filters';
 import { useLabels } from './labels';
+import { StableDatagridBody } from './StableDatagridBody';
 
 const ListActions = ({ config }: { config: ResourceConfig }) => (
   <TopToolbar>
@@ -69,6 +70,7 @@ export const ResourceList = ({ config, rowActions }: { config: ResourceConfig; r
       exporter={exporter}
     >
       <DatagridConfigurable
+        body={StableDatagridBody}
         rowClick="show"
         omit={columns.filter(([, field]) => !shows(field, 'list')).map(([source]) => source)}
         bulkActionButtons={serves(config, 'delete') ? undefined : false}
