@@ -22,6 +22,7 @@ import { StackedNotifications } from './layout/StackedNotifications';
 import { useScrollToTop } from './layout/useScrollToTop';
 import { LoginPage } from './pages/LoginPage';
 import { ExceptionPage, ROUTES } from './routes/routeTable';
+import { DeviceCardsRedirect } from './pages/deviceAtts/DeviceCardsRedirect';
 import { RoleGuard } from './routes/RoleGuard';
 import { RedirectPage } from './routes/RedirectPage';
 import { lazyView } from './loading/lazyView';
@@ -127,6 +128,8 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
           <Route path="/redirect/*" element={<RedirectPage />} />
           {/* The template's own path of the oxygen cabin status search table. */}
           <Route path="/list/search-table" element={<Navigate to="/list/oxygen-monitor" replace />} />
+          {/* The template's card list: the device status page's card view. */}
+          <Route path="/list/card" element={<DeviceCardsRedirect />} />
         </CustomRoutes>
         {RESOURCES.map((resource) => (
           <Resource key={resource.name} {...resource} />

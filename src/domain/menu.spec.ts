@@ -20,4 +20,12 @@ describe('the route table', () => {
     expect(ROLES.filter((role) => mayOpenRoute(role, route('/exception/403')))).toEqual(['admin']);
     expect(menuRoutesFor('client').map(({ path }) => path)).not.toContain('/other/manager');
   });
+
+  it('opens the real-time monitor, the device status and the readings history to every role, each on its own path', () => {
+    for (const path of ['/dashboard/monitor', '/list/device-atts', '/list/readings']) {
+      for (const role of ROLES) expect(mayOpenRoute(role, route(path)), `${role} ${path}`).toBe(true);
+    }
+    expect(route('/list/device-atts').resource).toBe('devices');
+    expect(route('/list/readings').resource).toBe('state-records');
+  });
 });

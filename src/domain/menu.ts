@@ -19,8 +19,10 @@ export interface MenuRoute {
 /** Order is menu order. */
 export const MENU_ROUTES = [
   { path: '/dashboard/workplace', resource: 'workplace', labelKey: 'app.menu.workplace', group: 'dashboard' },
+  { path: '/dashboard/monitor', resource: 'monitor-dashboard', labelKey: 'app.menu.monitorDashboard', group: 'dashboard' },
   { path: '/list/oxygen-monitor', resource: 'oxygen-monitor', labelKey: 'app.menu.oxygenMonitor', group: 'list' },
-  { path: '/list/device-atts', resource: 'state-records', labelKey: 'app.menu.deviceAtts', group: 'list' },
+  { path: '/list/device-atts', resource: 'devices', labelKey: 'app.menu.deviceAtts', group: 'list' },
+  { path: '/list/readings', resource: 'state-records', labelKey: 'app.menu.readings', group: 'list' },
   { path: '/list/device-manager', resource: 'devices', labelKey: 'app.menu.deviceManager', group: 'list' },
   { path: '/other/order-manager', resource: 'orders', labelKey: 'app.menu.orderManager', group: 'other' },
   { path: '/other/order-list', resource: 'orders', labelKey: 'app.menu.orderList', group: 'other' },

@@ -34,6 +34,7 @@ const anyRole: RoleList = [ANY_ROLE];
 const pages = {
   workplace: { list: anyRole },
   'oxygen-monitor': { list: anyRole },
+  'monitor-dashboard': { list: anyRole },
   // The old console listed only an empty role; docs/product.md opens it to every signed-in role.
   'user-info': { list: anyRole },
   'user-setting': { list: anyRole },

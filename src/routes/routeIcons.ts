@@ -1,6 +1,8 @@
 import type { SvgIconComponent } from '@mui/icons-material';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
+import GridViewIcon from '@mui/icons-material/GridView';
+import TimelineIcon from '@mui/icons-material/Timeline';
 import SensorsIcon from '@mui/icons-material/Sensors';
 import DevicesIcon from '@mui/icons-material/DevicesOther';
 import AssignmentIcon from '@mui/icons-material/Assignment';
@@ -16,8 +18,10 @@ import type { MenuPath } from '../domain/menu';
 /** Each screen's icon, in the menu and on the workplace page. */
 export const ROUTE_ICONS: Record<MenuPath, SvgIconComponent> = {
   '/dashboard/workplace': DashboardIcon,
+  '/dashboard/monitor': GridViewIcon,
   '/list/oxygen-monitor': MonitorHeartIcon,
   '/list/device-atts': SensorsIcon,
+  '/list/readings': TimelineIcon,
   '/list/device-manager': DevicesIcon,
   '/other/order-manager': AssignmentIcon,
   '/other/order-list': ListAltIcon,

@@ -10,6 +10,8 @@ import { ROUTE_ICONS } from './routeIcons';
 
 // Each page is its own chunk, fetched when first opened (the layout's Suspense shows meanwhile).
 const WorkplacePage = lazyView(() => import('../pages/WorkplacePage').then((module) => module.WorkplacePage));
+const MonitorDashboardPage = lazyView(() => import('../pages/monitorDashboard/MonitorDashboardPage').then((module) => module.MonitorDashboardPage));
+const DeviceAttsPage = lazyView(() => import('../pages/deviceAtts/DeviceAttsPage').then((module) => module.DeviceAttsPage));
 const OxygenMonitorPage = lazyView(() => import('../pages/OxygenMonitor/OxygenMonitorPage').then((module) => module.OxygenMonitorPage));
 const UserInfoPage = lazyView(() => import('../pages/userInfo/UserInfoPage').then((module) => module.UserInfoPage));
 const UserSettingPage = lazyView(() => import('../pages/UserSettingPage').then((module) => module.UserSettingPage));
@@ -31,8 +33,10 @@ const resourceList = (name: string): ReactElement => {
 
 const SCREENS: Record<MenuPath, ReactElement> = {
   '/dashboard/workplace': <WorkplacePage />,
+  '/dashboard/monitor': <MonitorDashboardPage />,
   '/list/oxygen-monitor': <OxygenMonitorPage />,
-  '/list/device-atts': resourceList('state-records'),
+  '/list/device-atts': <DeviceAttsPage />,
+  '/list/readings': resourceList('state-records'),
   '/list/device-manager': resourceList('devices'),
   '/other/order-manager': resourceList('orders'),
   '/other/order-list': resourceList('orders'),

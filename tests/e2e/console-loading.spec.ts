@@ -41,7 +41,7 @@ describe('loading the console in Chromium from the real server', () => {
     await page.goto(`${e2e.server.url}/login`);
     await fillSignIn(page, 'admin', 'Admin2026');
     await page.waitForURL('**/dashboard/workplace');
-    await page.goto(`${e2e.server.url}/list/device-atts?perPage=50`);
+    await page.goto(`${e2e.server.url}/list/readings?perPage=50`);
     await page.locator('tbody tr').nth(20).waitFor();
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);

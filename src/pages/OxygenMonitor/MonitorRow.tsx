@@ -3,10 +3,9 @@ import { Box, Checkbox, TableCell, TableRow, Typography } from '@mui/material';
 import { memo, type ReactNode } from 'react';
 import { useLocaleState, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import type { Telemetry } from '../../domain/mqtt/payloads';
-import { rangeMark, READING_RANGES, VITAL_READINGS, type MarkedReading } from '../../domain/readingRanges';
-import { MONITOR_COLUMNS, type MonitorColumn, type ReadingColumn } from './columns';
-import { formatDateTime, formatNumber, formatTime } from './formats';
-import { ReadingMark } from './ReadingMark';
+import { MONITOR_COLUMNS, type MonitorColumn } from './columns';
+import { formatDateTime, formatTime } from './formats';
+import { ReadingValue } from './ReadingValue';
 
 /** A device as the device list answers it (src/resources/devices/config.ts), live patches merged in. */
 export interface MonitoredDevice extends RaRecord {
@@ -21,8 +20,6 @@ export interface MonitoredDevice extends RaRecord {
   SessionOC?: string | null;
   Reading?: Telemetry | null;
 }
-
-const isMarked = (key: ReadingColumn): key is MarkedReading => Object.hasOwn(READING_RANGES, key);
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
@@ -59,20 +56,6 @@ export const MonitorRow = memo(function MonitorRow({ record, selected, onToggle,
   const [locale] = useLocaleState();
   const reading = record.Reading ?? undefined;
   const inSession = Boolean(record.SessionOC);
-  const unit = (column: MonitorColumn) => (column.unit ? translate(`crud.units.${column.unit}`) : '');
-  const number = (value: number | undefined, digits: number) => (value === undefined ? '' : formatNumber(locale, value, digits));
-
-  const readingCell = (column: MonitorColumn & { key: ReadingColumn }): ReactNode => {
-    if (isMarked(column.key) && VITAL_READINGS.includes(column.key) && !inSession) {
-      return <Typography component="span" variant="inherit" color="text.disabled" title={translate('app.monitor.noSession')}>—</Typography>;
-    }
-    if (reading === undefined) return '';
-    const digits = column.digits ?? 0;
-    const raw = reading[column.key];
-    const text = column.key === 'RCP' ? `${number(reading.RCP, digits)} / ${number(reading.SP, digits)}` : typeof raw === 'number' ? number(raw, digits) : (raw ?? '');
-    const mark = isMarked(column.key) ? rangeMark(reading, column.key) : undefined;
-    return mark ? <ReadingMark mark={mark} unit={unit(column)} digits={column.key === 'RCP' ? 2 : digits}>{text}</ReadingMark> : text;
-  };
 
   const online = (): ReactNode => {
     const seen = record.LastSeen ? new Date(record.LastSeen) : undefined;
@@ -117,7 +100,7 @@ export const MonitorRow = memo(function MonitorRow({ record, selected, onToggle,
           <Typography component="span" variant="inherit" color="text.secondary">{translate('app.monitor.erdIdle')}</Typography>
         );
       default:
-        return readingCell({ ...column, key: column.key });
+        return <ReadingValue reading={reading} field={column.key} digits={column.digits ?? 0} unit={column.unit} inSession={inSession} />;
     }
   };
 

@@ -1,0 +1,42 @@
+import { Typography } from '@mui/material';
+import { useLocaleState, useTranslate } from 'react-admin';
+import type { Telemetry } from '../../domain/mqtt/payloads';
+import { rangeMark, READING_RANGES, VITAL_READINGS, type MarkedReading } from '../../domain/readingRanges';
+import type { Unit } from '../../resources/types';
+import type { ReadingColumn } from './columns';
+import { formatNumber } from './formats';
+import { ReadingMark } from './ReadingMark';
+
+const isMarked = (key: ReadingColumn): key is MarkedReading => Object.hasOwn(READING_RANGES, key);
+
+interface ReadingValueProps {
+  reading: Telemetry | undefined;
+  field: ReadingColumn;
+  /** Decimals the number is shown with. */
+  digits: number;
+  unit?: Unit;
+  /** The unit after the number (a tile), rather than in a header (the table). */
+  withUnit?: boolean;
+  inSession: boolean;
+}
+
+/**
+ * One reading of a chamber as the monitoring screens show it: the pressure against its set point, a vital
+ * only during a session (`—` otherwise), a value outside its normal range marked (ReadingMark), nothing
+ * when the chamber has not sent it.
+ */
+export const ReadingValue = ({ reading, field, digits, unit, withUnit = false, inSession }: ReadingValueProps) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  if (isMarked(field) && VITAL_READINGS.includes(field) && !inSession) {
+    return <Typography component="span" variant="inherit" color="text.disabled" title={translate('app.monitor.noSession')}>—</Typography>;
+  }
+  if (reading === undefined) return null;
+  const number = (value: number | undefined) => (value === undefined ? '' : formatNumber(locale, value, digits));
+  const raw = reading[field];
+  const text = field === 'RCP' ? `${number(reading.RCP)} / ${number(reading.SP)}` : typeof raw === 'number' ? number(raw) : (raw ?? '');
+  const unitText = unit ? translate(`crud.units.${unit}`) : '';
+  const shown = withUnit && text !== '' && unitText !== '' ? `${text} ${unitText}` : text;
+  const mark = isMarked(field) ? rangeMark(reading, field) : undefined;
+  return mark ? <ReadingMark mark={mark} unit={unitText} digits={field === 'RCP' ? 2 : digits}>{shown}</ReadingMark> : shown;
+};

@@ -1,0 +1,144 @@
+import { Box, Typography } from '@mui/material';
+import { styled } from '@mui/material/styles';
+import { memo, useCallback, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
+import { useLocaleState, useTranslate } from 'react-admin';
+import type { Unit } from '../../resources/types';
+import type { ReadingColumn } from '../OxygenMonitor/columns';
+import { ReadingValue } from '../OxygenMonitor/ReadingValue';
+import { ChamberStatus, chamberLook, LOOK_COLOR } from './ChamberStatus';
+import { inSession } from './fleetLayout';
+import type { FleetStore } from './fleetStore';
+import { Sparkline } from './Sparkline';
+
+/** A tile's height, px: fixed, so the grid's rows are known without measuring them. */
+export const TILE_HEIGHT = 184;
+
+const TileRoot = styled('div')(({ theme }) => ({
+  height: TILE_HEIGHT,
+  boxSizing: 'border-box',
+  padding: theme.spacing(1, 1.5),
+  borderRadius: theme.shape.borderRadius,
+  border: `1px solid ${theme.palette.divider}`,
+  borderLeftWidth: 6,
+  background: theme.palette.background.paper,
+  cursor: 'pointer',
+  display: 'flex',
+  flexDirection: 'column',
+  gap: 2,
+  overflow: 'hidden',
+  fontVariantNumeric: 'tabular-nums',
+  '&:hover, &:focus-visible': { boxShadow: theme.shadows[3], outline: 'none' },
+}));
+
+const Line = styled('div')({ display: 'flex', alignItems: 'center', gap: 12, minHeight: 20, whiteSpace: 'nowrap', overflow: 'hidden' });
+
+/** A reading with its short name before it. */
+const Labelled = ({ label, children }: { label: string; children: ReactNode }) => (
+  <Box component="span" sx={{ display: 'inline-flex', gap: 0.5, alignItems: 'center' }}>
+    <Typography component="span" variant="caption" color="text.secondary">
+      {label}
+    </Typography>
+    {children}
+  </Box>
+);
+
+interface MonitorTileProps {
+  id: string;
+  store: FleetStore;
+  onOpen: (id: string) => void;
+}
+
+/**
+ * One chamber, as the designers' sketch lays it out (docs/monitoring.md). It subscribes to its own device in
+ * the store, so a live patch renders this tile again and nothing else.
+ */
+export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: MonitorTileProps) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const subscribe = useCallback((listener: () => void) => store.subscribeDevice(id, listener), [store, id]);
+  const device = useSyncExternalStore(subscribe, () => store.device(id));
+  if (device === undefined) return null;
+  const reading = device.Reading ?? undefined;
+  const session = inSession(device);
+  const seen = device.LastSeen ? new Date(device.LastSeen) : undefined;
+  const remaining = reading?.RRD;
+  const open = () => onOpen(id);
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      open();
+    }
+  };
+  const value = (field: ReadingColumn, digits: number, unit?: Unit) => (
+    <span data-field={field}>
+      <ReadingValue reading={reading} field={field} digits={digits} unit={unit} withUnit inSession={session} />
+    </span>
+  );
+
+  return (
+    <TileRoot
+      role="link"
+      tabIndex={0}
+      onClick={open}
+      onKeyDown={onKeyDown}
+      aria-label={translate('app.tiles.open', { device: `${device.Id} ${device.name}` })}
+      data-device={device.Id}
+      sx={{ borderLeftColor: LOOK_COLOR[chamberLook(device)] }}
+    >
+      <Line sx={{ justifyContent: 'space-between' }}>
+        <Typography noWrap fontWeight={600} variant="body2">
+          {device.Id} · {device.name}
+        </Typography>
+        <ChamberStatus device={device} />
+      </Line>
+      {/* What needs attention: an offline chamber's last message (open alarms will join it here). */}
+      <Line>
+        <Typography variant="caption" color="text.secondary" noWrap>
+          {!device.Online && (seen ? translate('app.monitor.lastSeen', { time: seen.toLocaleString(locale) }) : translate('app.monitor.never'))}
+        </Typography>
+      </Line>
+      <Line sx={{ fontSize: '1.35rem', fontWeight: 600, gap: 3 }}>
+        {reading === undefined ? (
+          <Typography color="text.disabled">{translate('app.monitor.noReading')}</Typography>
+        ) : (
+          <>
+            {value('RCP', 2, 'ata')}
+            <Labelled label={translate('app.tiles.oxygen')}>{value('RCPi02', 1, 'percent')}</Labelled>
+          </>
+        )}
+      </Line>
+      <Line sx={{ color: 'primary.main' }}>
+        <Sparkline trace={store.pressure(id)} label={translate('app.tiles.sparkline')} />
+        {session && remaining !== undefined && (
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'text.primary' }} data-field="RRD">
+            <Typography variant="body2">{translate('app.tiles.remaining', { minutes: remaining })}</Typography>
+            {reading?.ST ? (
+              <Box sx={{ width: 56, height: 6, borderRadius: 3, bgcolor: 'action.hover', overflow: 'hidden' }} aria-hidden>
+                <Box sx={{ width: `${Math.min(100, (remaining / reading.ST) * 100)}%`, height: '100%', bgcolor: 'primary.main' }} />
+              </Box>
+            ) : null}
+          </Box>
+        )}
+      </Line>
+      <Line>
+        {session && (
+          <>
+            <Labelled label={translate('app.monitor.columns.HmSP02')}>{value('HmSP02', 0, 'percent')}</Labelled>
+            <Labelled label={translate('app.monitor.columns.HmHR')}>{value('HmHR', 0)}</Labelled>
+            <Labelled label={translate('app.monitor.columns.HmBP')}>{value('HmBP', 0)}</Labelled>
+          </>
+        )}
+      </Line>
+      <Line sx={{ typography: 'body2' }}>
+        {value('RCT', 1, 'celsius')}
+        {value('RCRH', 0, 'relativeHumidity')}
+        {value('RAP', 1, 'kPa')}
+        {device.OrderNum && (
+          <Typography variant="caption" color="text.secondary" noWrap>
+            {translate('app.tiles.order', { order: device.OrderNum })}
+          </Typography>
+        )}
+      </Line>
+    </TileRoot>
+  );
+});

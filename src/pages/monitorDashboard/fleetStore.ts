@@ -1,0 +1,107 @@
+import type { DevicePatch } from '../../domain/live';
+import type { FleetDevice } from './fleetLayout';
+
+/** The sparkline's span, and the spacing of the points it keeps (the newest point always shows). */
+export const TRACE_SPAN_MS = 15 * 60_000;
+const TRACE_STEP_MS = 5_000;
+
+/** A chamber's cabin pressure over the last 15 minutes, from the live readings: times and values, oldest first. */
+export interface PressureTrace {
+  times: number[];
+  values: number[];
+}
+
+/** The fields whose change may move a tile to another group or filter: the grid is laid out again. */
+const LAYOUT_FIELDS = ['Location', 'Type', 'State', 'Online', 'SessionOC', 'Emergency'] as const;
+
+type Listener = () => void;
+
+/**
+ * The dashboard's chambers outside react-admin's query cache, so that a live patch re-renders the one tile
+ * that subscribed to its device (useSyncExternalStore) and not the grid: the grid subscribes only to the
+ * layout, which a reading never changes.
+ */
+export class FleetStore {
+  private readonly devices = new Map<string, FleetDevice>();
+  private readonly traces = new Map<string, PressureTrace>();
+  private readonly deviceListeners = new Map<string, Set<Listener>>();
+  private readonly layoutListeners = new Set<Listener>();
+  private layoutVersion = 0;
+
+  /** The whole scope as the device list answered it; the traces of chambers still there are kept. */
+  load(records: readonly FleetDevice[]): void {
+    const ids = new Set(records.map((record) => record.Id));
+    for (const id of this.traces.keys()) if (!ids.has(id)) this.traces.delete(id);
+    this.devices.clear();
+    for (const record of records) {
+      this.devices.set(record.Id, record);
+      this.trace(record);
+    }
+    this.layoutVersion += 1;
+    this.layoutListeners.forEach((listener) => listener());
+    this.deviceListeners.forEach((listeners) => listeners.forEach((listener) => listener()));
+  }
+
+  /** Merges a live patch (newest field wins, an absent field stays); a device outside the loaded scope is ignored. */
+  patch(patch: DevicePatch): void {
+    const current = this.devices.get(patch.Id);
+    if (current === undefined) return;
+    const next: FleetDevice = { ...current };
+    for (const [field, value] of Object.entries(patch)) if (value !== undefined) (next as Record<string, unknown>)[field] = value;
+    this.devices.set(patch.Id, next);
+    this.trace(next);
+    if (LAYOUT_FIELDS.some((field) => next[field] !== current[field])) {
+      this.layoutVersion += 1;
+      this.layoutListeners.forEach((listener) => listener());
+    }
+    this.deviceListeners.get(patch.Id)?.forEach((listener) => listener());
+  }
+
+  device = (id: string): FleetDevice | undefined => this.devices.get(id);
+
+  all = (): Iterable<FleetDevice> => this.devices.values();
+
+  get size(): number {
+    return this.devices.size;
+  }
+
+  pressure = (id: string): PressureTrace | undefined => this.traces.get(id);
+
+  layout = (): number => this.layoutVersion;
+
+  subscribeDevice(id: string, listener: Listener): () => void {
+    let listeners = this.deviceListeners.get(id);
+    if (listeners === undefined) this.deviceListeners.set(id, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.deviceListeners.delete(id);
+    };
+  }
+
+  subscribeLayout = (listener: Listener): (() => void) => {
+    this.layoutListeners.add(listener);
+    return () => this.layoutListeners.delete(listener);
+  };
+
+  /** Adds the record's reading to its chamber's trace: one point per step, the last one moving with the newest. */
+  private trace(device: FleetDevice): void {
+    const reading = device.Reading;
+    if (reading?.RCP === undefined) return;
+    let trace = this.traces.get(device.Id);
+    if (trace === undefined) this.traces.set(device.Id, (trace = { times: [], values: [] }));
+    const { times } = trace;
+    const last = times.length - 1;
+    if (reading.Time <= (times[last] ?? -Infinity)) return;
+    // The newest point replaces the last one until a step has passed since the one before.
+    const keep = reading.Time - (times[last - 1] ?? -Infinity) < TRACE_STEP_MS ? last : last + 1;
+    const since = reading.Time - TRACE_SPAN_MS;
+    let from = 0;
+    while (from < keep && (times[from] ?? Infinity) < since) from += 1;
+    // New arrays each time, so the tile's sparkline sees the change.
+    this.traces.set(device.Id, {
+      times: [...trace.times.slice(from, keep), reading.Time],
+      values: [...trace.values.slice(from, keep), reading.RCP],
+    });
+  }
+}
