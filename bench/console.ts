@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
+import { ensureBuilt } from './build';
 import { startChild } from './children';
 import { machine, numberSetting, writeResults, type Machine } from './report';
 
@@ -35,22 +35,6 @@ const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
-
-const newestChange = (entry: string): number => {
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
-};
-
-/** Builds the console when there is none, or when its sources changed after the last build. */
-const ensureBuilt = (consoleDir: string) => {
-  const index = path.join(consoleDir, 'index.html');
-  const sources = ['src', 'index.html', 'vite.config.ts'].map((name) => path.join(ROOT, name));
-  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newestChange))) return;
-  console.log('building the console (npm run build) …');
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('npm run build failed');
 };
 
 /** The sign-in form is usable: both inputs editable and the sign-in button enabled. */
@@ -132,7 +116,7 @@ interface ConsoleReport {
 const main = async () => {
   const runs = numberSetting('BENCH_RUNS', 5);
   const consoleDir = path.resolve(process.env.BENCH_CONSOLE_DIR ?? path.join(ROOT, 'dist/console'));
-  if (!process.env.BENCH_CONSOLE_DIR) ensureBuilt(consoleDir);
+  if (!process.env.BENCH_CONSOLE_DIR) ensureBuilt(ROOT, consoleDir);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oxygen-bench-console-'));
   const server = await startChild({
     entry: 'server/main.ts',

@@ -44,6 +44,13 @@ const devicePatchSchema = z.strictObject({
 });
 export type DevicePatch = z.infer<typeof devicePatchSchema>;
 
+/**
+ * The fields of a device patch that change with every reading, not only when the device's state does.
+ * With a fleet reporting every second they change on every device every second: a screen that does not
+ * show them need not render again for them (src/resources/generate/StableDatagridBody.tsx).
+ */
+export const PER_READING_FIELDS: readonly (keyof DevicePatch)[] = ['LastSeen', 'Reading'];
+
 export const COMMAND_STATUSES = ['sent', 'acked', 'refused', 'timeout'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 

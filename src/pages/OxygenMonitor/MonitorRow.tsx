@@ -5,6 +5,7 @@ import { useLocaleState, useTranslate, type Identifier, type RaRecord } from 're
 import { DEFAULT_RATED_MAX_ATA, type DeviceType } from '../../domain/deviceTypes';
 import type { Telemetry } from '../../domain/mqtt/payloads';
 import { MONITOR_COLUMNS, type MonitorColumn } from './columns';
+import { formatDateTime, formatTime } from './formats';
 import { ReadingValue } from './ReadingValue';
 
 /** A device as the device list answers it (src/resources/devices/config.ts), live patches merged in. */
@@ -23,6 +24,23 @@ export interface MonitoredDevice extends RaRecord {
 }
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
+
+interface SelectCellProps {
+  id: Identifier;
+  device: string;
+  selected: boolean;
+  onToggle: (id: Identifier) => void;
+}
+
+/** The row's checkbox, memoised apart from the readings: a new reading does not render it again. */
+const SelectCell = memo(function SelectCell({ id, device, selected, onToggle }: SelectCellProps) {
+  const translate = useTranslate();
+  return (
+    <TableCell padding="checkbox" onClick={(event) => event.stopPropagation()}>
+      <Checkbox size="small" checked={selected} onChange={() => onToggle(id)} slotProps={{ input: { 'aria-label': translate('app.monitor.selectRow', { device }) } }} />
+    </TableCell>
+  );
+});
 
 interface MonitorRowProps {
   record: MonitoredDevice;
@@ -45,7 +63,7 @@ export const MonitorRow = memo(function MonitorRow({ record, deviceType, selecte
 
   const online = (): ReactNode => {
     const seen = record.LastSeen ? new Date(record.LastSeen) : undefined;
-    const title = seen ? translate('app.monitor.lastSeen', { time: seen.toLocaleString(locale) }) : translate('app.monitor.never');
+    const title = seen ? translate('app.monitor.lastSeen', { time: formatDateTime(locale, seen) }) : translate('app.monitor.never');
     if (!record.Online && inSession) {
       return (
         <Box component="span" title={title} data-mark="high" sx={{ color: 'error.main', fontWeight: 600, display: 'inline-flex', alignItems: 'center', gap: 0.25 }}>
@@ -57,7 +75,7 @@ export const MonitorRow = memo(function MonitorRow({ record, deviceType, selecte
     return (
       <Box component="span" title={title} sx={{ color: record.Online ? 'success.main' : 'text.secondary' }}>
         {translate(record.Online ? 'app.monitor.online' : 'app.monitor.offline')}
-        {seen && <Typography component="span" variant="caption" color="text.secondary">{` · ${seen.toLocaleTimeString(locale)}`}</Typography>}
+        {seen && <Typography component="span" variant="caption" color="text.secondary">{` · ${formatTime(locale, seen)}`}</Typography>}
       </Box>
     );
   };
@@ -102,10 +120,8 @@ export const MonitorRow = memo(function MonitorRow({ record, deviceType, selecte
   };
 
   return (
-    <TableRow hover selected={selected} onClick={() => onOpen(record.id)} sx={{ cursor: 'pointer' }} data-device={record.Id}>
-      <TableCell padding="checkbox" onClick={(event) => event.stopPropagation()}>
-        <Checkbox size="small" checked={selected} onChange={() => onToggle(record.id)} slotProps={{ input: { 'aria-label': translate('app.monitor.selectRow', { device: record.Id }) } }} />
-      </TableCell>
+    <TableRow hover selected={selected} onClick={() => onOpen(record.id)} sx={{ cursor: 'pointer' }} data-device={record.Id} data-reading-time={reading?.Time}>
+      <SelectCell id={record.id} device={record.Id} selected={selected} onToggle={onToggle} />
       {MONITOR_COLUMNS.map((column) => (
         <TableCell key={column.key} align={column.unit ? 'right' : 'left'} sx={nowrap} data-column={column.key}>
           {cell(column)}

@@ -1,31 +1,24 @@
 import { Checkbox, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TableSortLabel, Typography } from '@mui/material';
-import { useCallback, useMemo } from 'react';
-import { useCreatePath, useListContext, useTranslate, type Identifier } from 'react-admin';
+import { memo, useCallback, useMemo } from 'react';
+import { useCreatePath, useListContext, useTranslate, type Identifier, type SortPayload } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 import { MONITOR_COLUMNS, type MonitorColumn } from './columns';
 import { MonitorRow, type MonitoredDevice } from './MonitorRow';
+import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
-/**
- * The oxygen monitor's table: a table of our own rather than a Datagrid, so that each row is a memoised
- * component whose props change only when its device does (MonitorRow). Page, sort, filter and selection
- * live in react-admin's list context and the scroll position in this container, none of which a live
- * patch touches.
- */
-export const MonitorTable = () => {
-  const translate = useTranslate();
-  const { data, sort, setSort, selectedIds, onToggleItem, onSelect } = useListContext<MonitoredDevice>();
-  const deviceTypes = useDeviceTypes();
-  const createPath = useCreatePath();
-  const navigate = useNavigate();
-  const open = useCallback((id: Identifier) => navigate(createPath({ resource: 'devices', id, type: 'show' })), [navigate, createPath]);
-  const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
-  const rows = data ?? [];
-  const pageIds = rows.map((record) => record.id);
-  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
+interface MonitorHeadProps {
+  sort: SortPayload;
+  setSort: (sort: SortPayload) => void;
+  allSelected: boolean;
+  someSelected: boolean;
+  onSelectAll: () => void;
+}
 
+/** The header: memoised, so the readings changing do not render its cells and sort labels again. */
+const MonitorHead = memo(function MonitorHead({ sort, setSort, allSelected, someSelected, onSelectAll }: MonitorHeadProps) {
+  const translate = useTranslate();
   const header = (column: MonitorColumn) => {
     const label = translate(`app.monitor.columns.${column.key}`);
     const text = column.unit ? translate('app.monitor.withUnit', { label, unit: translate(`crud.units.${column.unit}`) }) : label;
@@ -41,28 +34,54 @@ export const MonitorTable = () => {
       </TableSortLabel>
     );
   };
+  return (
+    <TableHead>
+      <TableRow>
+        <TableCell padding="checkbox">
+          <Checkbox
+            size="small"
+            checked={allSelected}
+            indeterminate={!allSelected && someSelected}
+            onChange={onSelectAll}
+            slotProps={{ input: { 'aria-label': translate('app.monitor.selectAll') } }}
+          />
+        </TableCell>
+        {MONITOR_COLUMNS.map((column) => (
+          <TableCell key={column.key} align={column.unit ? 'right' : 'left'} sx={nowrap}>
+            {header(column)}
+          </TableCell>
+        ))}
+      </TableRow>
+    </TableHead>
+  );
+});
+
+/**
+ * The oxygen monitor's table: a table of our own rather than a Datagrid, so that each row is a memoised
+ * component whose props change only when its device does (MonitorRow), and the header only when the sort
+ * or the selection does. Page, sort, filter and selection live in react-admin's list context and the
+ * scroll position in this container, none of which a live patch touches.
+ */
+export const MonitorTable = () => {
+  const translate = useTranslate();
+  const { data, sort, setSort, selectedIds, onToggleItem, onSelect } = useListContext<MonitoredDevice>();
+  const deviceTypes = useDeviceTypes();
+  const createPath = useCreatePath();
+  const navigate = useNavigate();
+  const open = useCallback((id: Identifier) => navigate(createPath({ resource: 'devices', id, type: 'show' })), [navigate, createPath]);
+  const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
+  const rows = data ?? [];
+  // A patch makes a new data array with the same ids: the header's props stay the same.
+  const pageKey = rows.map((record) => String(record.id)).join('\n');
+  const pageIds = useMemo(() => (pageKey === '' ? [] : pageKey.split('\n')), [pageKey]);
+  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
+  const someSelected = pageIds.some((id) => selected.has(id));
+  const onSelectAll = useCallback(() => onSelect(allSelected ? [] : pageIds), [onSelect, allSelected, pageIds]);
 
   return (
     <TableContainer sx={{ overflowX: 'auto' }}>
       <Table size="small" stickyHeader>
-        <TableHead>
-          <TableRow>
-            <TableCell padding="checkbox">
-              <Checkbox
-                size="small"
-                checked={allSelected}
-                indeterminate={!allSelected && pageIds.some((id) => selected.has(id))}
-                onChange={() => onSelect(allSelected ? [] : pageIds)}
-                slotProps={{ input: { 'aria-label': translate('app.monitor.selectAll') } }}
-              />
-            </TableCell>
-            {MONITOR_COLUMNS.map((column) => (
-              <TableCell key={column.key} align={column.unit ? 'right' : 'left'} sx={nowrap}>
-                {header(column)}
-              </TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
+        <MonitorHead sort={sort} setSort={setSort} allSelected={allSelected} someSelected={someSelected} onSelectAll={onSelectAll} />
         <TableBody>
           {rows.map((record) => (
             <MonitorRow key={record.id} record={record} deviceType={deviceTypes.get(record.Type)} selected={selected.has(record.id)} onToggle={onToggleItem} onOpen={open} />

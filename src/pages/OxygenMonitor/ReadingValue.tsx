@@ -6,6 +6,7 @@ import { rangeMark, READING_RANGES, VITAL_READINGS, type MarkedReading } from '.
 import type { Unit } from '../../resources/types';
 import type { ReadingColumn } from './columns';
 import { ReadingMark } from '../../resources/devices/ReadingMark';
+import { formatNumber } from './formats';
 
 const isMarked = (key: ReadingColumn): key is MarkedReading => Object.hasOwn(READING_RANGES, key);
 
@@ -34,8 +35,7 @@ export const ReadingValue = ({ reading, field, digits, unit, withUnit = false, i
     return <Typography component="span" variant="inherit" color="text.disabled" title={translate('app.monitor.noSession')}>—</Typography>;
   }
   if (reading === undefined) return null;
-  const number = (value: number | undefined) =>
-    value === undefined ? '' : value.toLocaleString(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const number = (value: number | undefined) => (value === undefined ? '' : formatNumber(locale, value, digits));
   const raw = reading[field];
   const text = field === 'RCP' ? `${number(reading.RCP)} / ${number(reading.SP)}` : typeof raw === 'number' ? number(raw) : (raw ?? '');
   const unitText = unit ? translate(`crud.units.${unit}`) : '';

@@ -4,6 +4,7 @@ import { memo, useCallback, useSyncExternalStore, type KeyboardEvent, type React
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { Unit } from '../../resources/types';
 import type { ReadingColumn } from '../OxygenMonitor/columns';
+import { formatDateTime } from '../OxygenMonitor/formats';
 import { ReadingValue } from '../OxygenMonitor/ReadingValue';
 import { ChamberStatus, chamberLook, LOOK_COLOR } from './ChamberStatus';
 import { inSession } from './fleetLayout';
@@ -90,6 +91,7 @@ export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: Moni
       onKeyDown={onKeyDown}
       aria-label={translate('app.tiles.open', { device: `${device.Id} ${device.name}` })}
       data-device={device.Id}
+      data-reading-time={reading?.Time}
       sx={{ borderLeftColor: LOOK_COLOR[chamberLook(device)] }}
     >
       <Line style={{ justifyContent: 'space-between' }}>
@@ -101,7 +103,7 @@ export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: Moni
       {/* What needs attention: an offline chamber's last message (open alarms will join it here). */}
       <Line>
         <Typography variant="caption" color="text.secondary" noWrap>
-          {!device.Online && (seen ? translate('app.monitor.lastSeen', { time: seen.toLocaleString(locale) }) : translate('app.monitor.never'))}
+          {!device.Online && (seen ? translate('app.monitor.lastSeen', { time: formatDateTime(locale, seen) }) : translate('app.monitor.never'))}
         </Typography>
       </Line>
       <BigLine>

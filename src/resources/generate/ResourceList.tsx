@@ -24,6 +24,7 @@ import { fieldElement } from './fields';
 import { filterElements } from './filters';
 import { useLabels } from './labels';
 import { RowAction } from './RowAction';
+import { StableDatagridBody } from './StableDatagridBody';
 
 const ListActions = ({ config, extra }: { config: ResourceConfig; extra?: ReactNode }) => (
   <TopToolbar>
@@ -103,6 +104,7 @@ export const ResourceList = ({ config, rowActions, toolbarActions }: ResourceLis
       exporter={exporter}
     >
       <DatagridConfigurable
+        body={StableDatagridBody}
         rowClick="show"
         omit={columns.filter(([, field]) => !shows(field, 'list')).map(([source]) => source)}
         bulkActionButtons={serves(config, 'delete') ? undefined : false}

@@ -1,0 +1,285 @@
+import { fork } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type CDPSession, type Page } from 'playwright-core';
+import { ensureBuilt } from './build';
+import { freePort, startChild } from './children';
+import { percentiles, type LoadAnswer, type LoadCommand, type Percentiles } from './ingest-load';
+import { ingestEnv, seedIngest, WATCHER } from './ingest-seed';
+import { PAGE_SCRIPT, type PageRecording } from './monitor-page';
+import { machine, numberSetting, writeResults } from './report';
+
+/**
+ * `npm run bench:monitor`: are the live screens smooth with a fleet reporting? The real server
+ * (server/main.ts, the built console, embedded broker, SQLite) in a child process; BENCH_DEVICES chambers
+ * (1,000), each publishing a reading a second over MQTT from their own process (bench/ingest-load.ts: one
+ * client per device, a reading's Time is its publish time); a Level-1 administrator managing all of them
+ * signs in in Debian's Chromium (playwright-core) and each scenario's page stays open BENCH_DURATION
+ * seconds (60) after a warm-up. Measured in the page (bench/monitor-page.ts): long tasks, the main
+ * thread's busy share (CDP Performance.getMetrics' TaskDuration over wall time) and, where the page
+ * marks its values with `data-reading-time`, the latency from a reading's Time to its value painted.
+ * Writes bench/results/monitor-<date>.json and the block in bench/README.md; exits 1 on a missed target.
+ */
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(BENCH_DIR);
+
+export const MONITOR_TARGET = { longTasks: 0, busyShare: 0.25, latencyP95Ms: 250 } as const;
+
+interface Scenario {
+  name: string;
+  /** The console path opened (with its page size in the query, as a person's bookmark keeps it). */
+  path: string;
+  /** Measured against the targets; the others are measured for comparison. */
+  counted: boolean;
+  /** Shown once the page has loaded its data. */
+  ready: string;
+}
+
+const SCENARIOS: readonly Scenario[] = [
+  { name: 'monitor-dashboard', path: '/dashboard/monitor', counted: true, ready: '[data-reading-time]' },
+  { name: 'oxygen-monitor', path: '/list/oxygen-monitor?page=1&perPage=50', counted: true, ready: 'tr[data-reading-time]' },
+  { name: 'device-manager', path: '/list/device-manager?page=1&perPage=50', counted: false, ready: 'tbody tr' },
+  { name: 'readings-log', path: '/state-records?page=1&perPage=50', counted: false, ready: 'tbody tr' },
+];
+
+const settings = {
+  devices: numberSetting('BENCH_DEVICES', 1_000),
+  /** Readings a second per chamber. */
+  hertz: numberSetting('BENCH_HERTZ', 1),
+  durationSeconds: numberSetting('BENCH_DURATION', 60),
+  warmupSeconds: numberSetting('BENCH_WARMUP', 5),
+  only: (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean),
+  /** A label for the run in its results (e.g. "before" when BENCH_CONSOLE_DIR is an older build). */
+  label: process.env.BENCH_LABEL ?? '',
+};
+
+interface ScenarioResult {
+  name: string;
+  path: string;
+  counted: boolean;
+  longTasks: { count: number; maxMs: number; totalMs: number };
+  /** Main-thread task time over wall time while measured (1 = always busy). */
+  busyShare: number;
+  /**
+   * The main thread's CPU time over wall time (CDP ThreadTime): what the page itself costs. On a loaded
+   * machine a task waits for a core and lasts longer than its CPU time, which inflates busyShare and long
+   * tasks; this share moves much less, so before and after are compared on it.
+   */
+  cpuShare: number;
+  /** Of the main thread's task time, seconds per second: script, style recalculation, layout. */
+  breakdown: { script: number; style: number; layout: number };
+  /** Reading Time to painted, ms; null where the page marks no reading times. */
+  latencyMs: Percentiles | null;
+  latencySamples: number;
+  /** Elements carrying a reading time (rows, tiles) at the end. */
+  elements: number;
+  /** Requests to the upstream list endpoints while measured (refetches). */
+  listRequests: number;
+  /** 1-minute load average at the scenario's start and end. */
+  load: [number, number];
+  misses: string[];
+}
+
+const log = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const load = (): number => Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
+
+const misses = (result: Omit<ScenarioResult, 'misses'>): string[] => {
+  if (!result.counted) return [];
+  const t = MONITOR_TARGET;
+  return [
+    result.longTasks.count > t.longTasks ? `${result.name}: ${result.longTasks.count} tasks over 50 ms (longest ${result.longTasks.maxMs} ms)` : '',
+    result.busyShare > t.busyShare ? `${result.name}: main thread busy ${(result.busyShare * 100).toFixed(1)} % > ${t.busyShare * 100} %` : '',
+    result.latencySamples === 0 ? `${result.name}: no live value was seen painted` : '',
+    result.latencyMs !== null && result.latencyMs.p95 > t.latencyP95Ms ? `${result.name}: reading-to-paint p95 ${result.latencyMs.p95} ms > ${t.latencyP95Ms} ms` : '',
+  ].filter((miss) => miss !== '');
+};
+
+const METRICS = ['Timestamp', 'TaskDuration', 'ThreadTime', 'ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration'] as const;
+type Metrics = Record<(typeof METRICS)[number], number>;
+
+/** The page's counters (CDP Performance.getMetrics), in seconds. */
+const pageMetrics = async (cdp: CDPSession): Promise<Metrics> => {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(METRICS.map((name) => [name, metrics.find((metric) => metric.name === name)?.value ?? 0])) as Metrics;
+};
+
+/** Per second of wall time between the two samples, rounded to 0.001. */
+const perSecond = (before: Metrics, after: Metrics, name: keyof Metrics): number => {
+  const wall = after.Timestamp - before.Timestamp;
+  return wall > 0 ? Math.round(((after[name] - before[name]) / wall) * 1000) / 1000 : 0;
+};
+
+const signIn = async (page: Page, url: string): Promise<void> => {
+  await page.goto(`${url}/login`);
+  await page.getByLabel('用户名', { exact: true }).fill(WATCHER.Account);
+  await page.getByLabel('密码', { exact: true }).fill(WATCHER.Code);
+  await page.getByRole('button', { name: '登录' }).click();
+  await page.waitForURL('**/dashboard/workplace', { timeout: 60_000 });
+};
+
+const measure = async (page: Page, cdp: CDPSession, url: string, scenario: Scenario, profileDir: string | undefined): Promise<ScenarioResult> => {
+  const loadAtStart = load();
+  await page.goto(`${url}${scenario.path}`);
+  await page.locator(scenario.ready).first().waitFor({ timeout: 60_000 });
+  await page.getByRole('status').filter({ hasText: '实时' }).waitFor({ timeout: 60_000 });
+  await sleep(settings.warmupSeconds * 1000);
+
+  let listRequests = 0;
+  const countList = (request: { url: () => string }) => {
+    if (request.url().includes('/list/')) listRequests += 1;
+  };
+  page.on('request', countList);
+  if (profileDir !== undefined) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
+  const before = await pageMetrics(cdp);
+  await page.evaluate('window.monitorBench.start()');
+  await sleep(settings.durationSeconds * 1000);
+  const recording = (await page.evaluate('window.monitorBench.stop()')) as PageRecording;
+  const after = await pageMetrics(cdp);
+  page.off('request', countList);
+  if (profileDir !== undefined) {
+    const { profile } = await cdp.send('Profiler.stop');
+    mkdirSync(profileDir, { recursive: true });
+    writeFileSync(path.join(profileDir, `${scenario.name}.cpuprofile`), JSON.stringify(profile));
+  }
+
+  const tasks = recording.longTasksMs;
+  const result = {
+    name: scenario.name,
+    path: scenario.path,
+    counted: scenario.counted,
+    longTasks: { count: tasks.length, maxMs: Math.round(Math.max(0, ...tasks)), totalMs: Math.round(tasks.reduce((sum, ms) => sum + ms, 0)) },
+    busyShare: perSecond(before, after, 'TaskDuration'),
+    cpuShare: perSecond(before, after, 'ThreadTime'),
+    breakdown: { script: perSecond(before, after, 'ScriptDuration'), style: perSecond(before, after, 'RecalcStyleDuration'), layout: perSecond(before, after, 'LayoutDuration') },
+    latencyMs: recording.elements === 0 ? null : percentiles(recording.latenciesMs),
+    latencySamples: recording.latenciesMs.length,
+    elements: recording.elements,
+    listRequests,
+    load: [loadAtStart, load()] as [number, number],
+  };
+  return { ...result, misses: misses(result) };
+};
+
+const describeResult = (r: ScenarioResult): string =>
+  `${r.name}: ${r.longTasks.count} long tasks (longest ${r.longTasks.maxMs} ms), busy ${(r.busyShare * 100).toFixed(1)} % (CPU ${(r.cpuShare * 100).toFixed(1)} %: script ${r.breakdown.script}, style ${r.breakdown.style}, layout ${r.breakdown.layout} s/s), ` +
+  (r.latencyMs === null ? 'no reading times on the page' : `reading-to-paint p50 ${r.latencyMs.p50} / p95 ${r.latencyMs.p95} ms (${r.latencySamples})`) +
+  `, ${r.listRequests} list requests, load ${r.load.join(' → ')}`;
+
+interface MonitorReport {
+  date: string;
+  label: string;
+  machine: ReturnType<typeof machine>;
+  consoleDir: string;
+  settings: typeof settings;
+  target: typeof MONITOR_TARGET;
+  scenarios: ScenarioResult[];
+  met: boolean;
+}
+
+const writeMonitorReport = (report: MonitorReport): string =>
+  writeResults(BENCH_DIR, 'monitor', 'monitor', report, (file) => {
+    const m = report.machine;
+    const cell = (r: ScenarioResult) => (r.latencyMs === null ? '' : `${r.latencyMs.p50} / ${r.latencyMs.p95} (${r.latencySamples})`);
+    return [
+      `Latest run: **${report.date}** (${file}${report.label === '' ? '' : `, ${report.label}`}), ${report.met ? '**targets met**' : '**target MISSED**'}.`,
+      '',
+      `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Console: ${report.consoleDir}.`,
+      `Load: ${report.settings.devices} chambers at ${report.settings.hertz} Hz over MQTT; each page open ${report.settings.warmupSeconds} s, then measured ${report.settings.durationSeconds} s.`,
+      '',
+      '| scenario | counted | long tasks (longest ms) | main thread busy | main thread CPU | reading to paint p50 / p95 ms (samples) | list requests | load start → end |',
+      '|---|---|--:|--:|--:|--:|--:|--:|',
+      ...report.scenarios.map(
+        (r) =>
+          `| ${r.name} | ${r.counted ? (r.misses.length === 0 ? 'yes: met' : 'yes: MISSED') : 'info'} | ${r.longTasks.count} (${r.longTasks.maxMs}) | ${(r.busyShare * 100).toFixed(1)} % | ${(r.cpuShare * 100).toFixed(1)} % | ${cell(r)} | ${r.listRequests} | ${r.load.join(' → ')} |`,
+      ),
+      '',
+      ...(report.met ? [] : ['Missed:', '', ...report.scenarios.flatMap((r) => r.misses.map((miss) => `- ${miss}`)), '']),
+    ];
+  });
+
+const main = async (): Promise<number> => {
+  const date = new Date().toISOString();
+  const scenarios = SCENARIOS.filter((scenario) => settings.only.length === 0 || settings.only.includes(scenario.name));
+  if (scenarios.length === 0) throw new Error(`BENCH_ONLY names no scenario (${SCENARIOS.map((scenario) => scenario.name).join(', ')})`);
+  const consoleDir = path.resolve(process.env.BENCH_CONSOLE_DIR ?? path.join(ROOT, 'dist/console'));
+  if (process.env.BENCH_CONSOLE_DIR === undefined) ensureBuilt(ROOT, consoleDir);
+  const profileDir = process.env.BENCH_CPU_PROF === undefined ? undefined : path.resolve(process.env.BENCH_CPU_PROF);
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oxygen-bench-monitor-'));
+  const chambers = fork(path.join(BENCH_DIR, 'ingest-load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ask = (command: LoadCommand): Promise<LoadAnswer> =>
+    new Promise((resolve, reject) => {
+      chambers.once('message', (answer: LoadAnswer) => (answer.type === 'error' ? reject(new Error(`chambers: ${answer.message}`)) : resolve(answer)));
+      chambers.send(command);
+    });
+  const stops: (() => unknown)[] = [() => chambers.kill('SIGKILL')];
+  try {
+    // Every chamber in the Level-1 administrator's scope; a few earlier readings each for the readings log.
+    const fleet = await seedIngest(dataDir, { publishing: settings.devices, idle: 0, watched: settings.devices, history: 10 });
+    const mqttPort = await freePort();
+    const server = await startChild({ entry: 'server/main.ts', cwd: ROOT, env: { ...ingestEnv(dataDir, mqttPort), CONSOLE_DIR: consoleDir }, readyPath: '/healthz' });
+    stops.push(() => server.stop());
+    await ask({ type: 'connect', url: `mqtt://127.0.0.1:${mqttPort}`, devices: fleet.publishing, publish: true });
+    // One run for the whole benchmark; the chambers' process is killed at the end.
+    void ask({ type: 'run', mode: 'open', ratePerSecond: settings.devices * settings.hertz, seconds: 24 * 3600 }).catch(() => undefined);
+    log(`${settings.devices} chambers publishing at ${settings.hertz} Hz; console ${path.relative(ROOT, consoleDir) || consoleDir}`);
+
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+    stops.push(() => browser.close());
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    await context.addInitScript(PAGE_SCRIPT);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
+    await signIn(page, server.url);
+
+    const results: ScenarioResult[] = [];
+    for (const scenario of scenarios) {
+      const result = await measure(page, cdp, server.url, scenario, profileDir);
+      log(describeResult(result));
+      results.push(result);
+    }
+    const report: MonitorReport = {
+      date,
+      label: settings.label,
+      machine: machine(),
+      consoleDir: path.relative(ROOT, consoleDir) || consoleDir,
+      settings,
+      target: MONITOR_TARGET,
+      scenarios: results,
+      met: results.every((result) => result.misses.length === 0),
+    };
+    if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT, writeMonitorReport(report))} and bench/README.md`);
+    if (!report.met) {
+      log('TARGET MISSED:');
+      for (const miss of results.flatMap((result) => result.misses)) log(`  - ${miss}`);
+      return 1;
+    }
+    log('targets met');
+    return 0;
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench:monitor failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

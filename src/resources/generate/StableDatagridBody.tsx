@@ -1,0 +1,47 @@
+import { Children, isValidElement, useState, type ReactNode } from 'react';
+import { DatagridBody, PureDatagridRow, type DatagridBodyProps, type Identifier, type RaRecord } from 'react-admin';
+import { PER_READING_FIELDS } from '../../domain/live';
+
+/**
+ * `records`, where each record that differs from the one `previous` holds for its id only in `ignored`
+ * fields is replaced by that previous object; `previous` is updated to what is answered.
+ */
+export const keepUnchanged = (previous: Map<Identifier, RaRecord>, records: readonly RaRecord[], ignored: ReadonlySet<string>): RaRecord[] => {
+  const kept = records.map((record) => {
+    const before = previous.get(record.id);
+    if (before === undefined || before === record) return record;
+    const keys = new Set([...Object.keys(before), ...Object.keys(record)]);
+    for (const key of keys) if (!ignored.has(key) && before[key] !== record[key]) return record;
+    return before;
+  });
+  previous.clear();
+  for (const record of kept) previous.set(record.id, record);
+  return kept;
+};
+
+/** The sources of the columns shown (the datagrid hands the body its visible fields). */
+const shownSources = (children: ReactNode): Set<string> =>
+  new Set(
+    Children.toArray(children).flatMap((child) =>
+      isValidElement<{ source?: unknown }>(child) && typeof child.props.source === 'string' ? [child.props.source] : [],
+    ),
+  );
+
+/**
+ * The datagrid body of the generated lists: a live patch that changes only what no column shows (a
+ * device's last-seen time and newest reading, every second) renders no row again. Rows are memoised
+ * (PureDatagridRow) and each keeps its record object while only such fields changed, so neither its
+ * props nor its record context change. A column showing one of them (the column chooser) follows it.
+ */
+export const StableDatagridBody = ({ data = [], children, ...props }: DatagridBodyProps) => {
+  // The records last rendered, by id: one map for the body's life, updated as each page is compared with it.
+  const [previous] = useState(() => new Map<Identifier, RaRecord>());
+  const shown = shownSources(children);
+  const ignored = new Set<string>(PER_READING_FIELDS.filter((field) => !shown.has(field)));
+  const rows = keepUnchanged(previous, data, ignored);
+  return (
+    <DatagridBody {...props} data={rows} row={<PureDatagridRow />}>
+      {children}
+    </DatagridBody>
+  );
+};
