@@ -1,5 +1,6 @@
 import { Box, Card, CardActions, CardContent, Typography } from '@mui/material';
 import { RecordContextProvider, ShowButton, useLocaleState, useTranslate } from 'react-admin';
+import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 import { DeviceCommands } from '../../resources/devices/DeviceCommands';
 import { ChamberStatus, chamberLook, LOOK_COLOR } from '../monitorDashboard/ChamberStatus';
 import { inSession, type FleetDevice } from '../monitorDashboard/fleetLayout';
@@ -24,6 +25,7 @@ const Fact = ({ label, children, name }: { label: string; children: React.ReactN
 export const DeviceCard = ({ record }: { record: FleetDevice }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
+  const deviceTypes = useDeviceTypes();
   const reading = record.Reading ?? undefined;
   const session = inSession(record);
   const field = (source: string) => translate(`resources.devices.fields.${source}`);
@@ -38,7 +40,7 @@ export const DeviceCard = ({ record }: { record: FleetDevice }) => {
             <ChamberStatus device={record} />
           </Box>
           <Fact name="Location" label={field('Location')}>{record.Location}</Fact>
-          <Fact name="Type" label={field('Type')}>{record.Type === undefined ? '' : translate('app.tiles.typeValue', { type: record.Type })}</Fact>
+          <Fact name="Type" label={field('Type')}>{deviceTypes.get(record.Type)?.name ?? translate('app.tiles.typeValue', { type: record.Type })}</Fact>
           <Fact name="Permission" label={field('Permission')}>{record.Permission ? translate(`resources.devices.choices.Permission.${record.Permission}`) : ''}</Fact>
           <Fact name="OrderNum" label={field('OrderNum')}>{record.OrderNum ?? '—'}</Fact>
           <Fact name="RCP" label={translate('app.monitor.columns.RCP')}>

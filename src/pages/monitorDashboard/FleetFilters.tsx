@@ -2,6 +2,7 @@ import { Button, Chip, Menu, MenuItem, Stack } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { DEVICE_STATES } from '../../domain/devices';
+import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 import type { FleetFilter } from './fleetLayout';
 
 interface Choice<T> {
@@ -60,6 +61,7 @@ interface FleetFiltersProps {
 /** The dashboard's filter chips: site, type, state, online, in session (docs/monitoring.md). */
 export const FleetFilters = ({ filter, onChange, sites, types }: FleetFiltersProps) => {
   const translate = useTranslate();
+  const deviceTypes = useDeviceTypes();
   const set = <K extends keyof FleetFilter>(key: K) => (value: FleetFilter[K] | undefined) => onChange({ ...filter, [key]: value });
   const yesNo = (yes: string, no: string): Choice<boolean>[] => [
     { value: true, label: translate(yes) },
@@ -72,7 +74,7 @@ export const FleetFilters = ({ filter, onChange, sites, types }: FleetFiltersPro
         name="type"
         label={translate('app.tiles.filters.type')}
         value={filter.type}
-        choices={types.map((type) => ({ value: type, label: translate('app.tiles.typeValue', { type }) }))}
+        choices={types.map((type) => ({ value: type, label: deviceTypes.get(type)?.name ?? translate('app.tiles.typeValue', { type }) }))}
         onChange={set('type')}
       />
       <FilterChip
