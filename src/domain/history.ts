@@ -13,9 +13,9 @@ export const HISTORY_READINGS = ['RCP', 'SP', 'RRD', 'RCPi02', 'RGPi02', 'RCT', 
 export type HistoryReading = (typeof HISTORY_READINGS)[number];
 
 /** How many buckets a reading gets when the request does not say. */
-export const HISTORY_DEFAULT_POINTS = 1000;
+const HISTORY_DEFAULT_POINTS = 1000;
 /** The most buckets one request may ask for. */
-export const HISTORY_MAX_POINTS = 5000;
+const HISTORY_MAX_POINTS = 5000;
 
 export const historyQuerySchema = z
   .strictObject({
