@@ -3,6 +3,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { BrowserRouter } from 'react-router-dom';
 import { handlers } from '../../mocks/handlers';
+import { settleSeededOrders } from '../../mocks/orders';
 import { MOCK_EPOCH, seedTables } from '../../mocks/seed';
 import { localDay } from '../../src/domain/fleetSummary';
 import { App } from '../../src/App';
@@ -46,6 +47,8 @@ describe('the workplace', () => {
   const tables = seedTables(RESOURCE_CONFIGS);
   const devices = tables.get('devices') ?? [];
   const orders = tables.get('orders') ?? [];
+  // The orders as the mocks hold them: the seeded ones settled into every state of a booking.
+  settleSeededOrders(orders);
   const day = localDay(MOCK_EPOCH, new Date().getTimezoneOffset());
   const today = orders.filter((order) => typeof order.SetT === 'number' && order.SetT >= day.from && order.SetT <= day.to);
 

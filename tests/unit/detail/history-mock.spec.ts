@@ -76,6 +76,6 @@ describe('the history mock', () => {
     const refusal = dataProvider.deviceHistory(DEVICE, { from: 2000, to: 1000, points: 10 });
     await expect(refusal).rejects.toBeInstanceOf(HttpError);
     await expect(refusal).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/^to:/) });
-    await expect(dataProvider.deviceHistory('NO-SUCH-DEVICE', { from: 0, to: 1000, points: 10 })).rejects.toMatchObject({ status: 404 });
+    await expect(dataProvider.deviceHistory('NO-SUCH-DEVICE', { from: 1, to: 1000, points: 10 })).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -21,7 +21,8 @@ describe('generated edit', () => {
     expect(screen.queryByLabelText('状态')).toBeNull();
     type('位置', 'Hall 9, bay 2');
     await submit('保存');
-    expect(await screen.findByText('Hall 9, bay 2', {}, wait)).toBeTruthy();
+    // Saved, the console shows the device's page, whose header names its site.
+    expect(await screen.findByText('位置：Hall 9, bay 2', {}, wait)).toBeTruthy();
     expect(document.querySelector('input')).toBeNull();
   });
 
