@@ -49,8 +49,8 @@ describe('the mocked console (npm run dev:mock) in Chromium', () => {
     await page.getByRole('button', { name: '登录' }).click();
     await page.getByText('欢迎，admin').waitFor();
 
-    // State records: "device status" in the old console's menu.
-    await page.getByTestId('console-menu').getByText('设备状态').click();
+    // State records: the readings history, a menu entry of its own.
+    await page.getByTestId('console-menu').getByText('读数历史').click();
     await page.getByText('第 1-10 条，共 55 条').waitFor();
 
     await page.getByRole('button', { name: '添加筛选条件' }).click();

@@ -50,7 +50,7 @@ describe('live updates in Chromium against the real server', () => {
     await page.getByRole('button', { name: '登录' }).click();
     await page.waitForURL('**/list/device-manager**');
     const row = page.locator('tbody tr').filter({ hasText: DEVICE });
-    await row.locator('td.column-Online [data-testid="false"]').waitFor();
+    await row.locator('td.column-Online').filter({ hasText: '否' }).waitFor();
     await page.getByRole('status').filter({ hasText: '实时' }).waitFor();
     // A reload would lose this; a refetch of the list would show in `listCalls`.
     await page.evaluate(() => Object.assign(window, { e2eMarker: 'no reload' }));
@@ -62,7 +62,7 @@ describe('live updates in Chromium against the real server', () => {
     const chamber = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { username: DEVICE, password: secret, clientId: DEVICE, reconnectPeriod: 0 });
     try {
       await chamber.publishAsync(`oc/${DEVICE}/telemetry`, JSON.stringify({ Time: Date.now(), RCP: 1.25, RCPi02: 22.1, RCT: 24 }), { qos: 1 });
-      await row.locator('td.column-Online [data-testid="true"]').waitFor({ timeout: 10_000 });
+      await row.locator('td.column-Online').filter({ hasText: '是' }).waitFor({ timeout: 10_000 });
     } finally {
       await chamber.endAsync();
     }

@@ -72,6 +72,12 @@ describe('the real-time monitor in Chromium against the real server', () => {
 
       // Readings a step apart draw the sparkline; a high cabin O2 is marked on the tile.
       await chamber.publishAsync(`oc/${WATCHED}/telemetry`, JSON.stringify({ ...reading, Time: reading.Time + 6_000, RCP: 1.31 }), { qos: 1 });
+      // Shown before the next is sent: the live stream merges one chamber's readings that arrive together.
+      await page.waitForFunction(
+        ([id]) => document.querySelector(`[data-device="${id}"] [data-field="RCP"]`)?.textContent === '1.31 / 1.30 ATA',
+        [WATCHED],
+        { timeout: 10_000 },
+      );
       await chamber.publishAsync(`oc/${WATCHED}/telemetry`, JSON.stringify({ ...reading, Time: reading.Time + 12_000, RCP: 1.32, RCPi02: 23.8 }), { qos: 1 });
       await field(page, WATCHED, 'RCPi02').locator('[data-mark="high"]').waitFor({ timeout: 10_000 });
       expect(await field(page, WATCHED, 'RCPi02').textContent()).toBe('23.8 %');
