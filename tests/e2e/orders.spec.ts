@@ -80,6 +80,8 @@ describe('bookings and session reports in Chromium against the real server', () 
     expect(orderNum).not.toBe('');
 
     // A second booking of the same chamber within the first one's window is refused, naming it, under the time.
+    // The first dialog is gone before the next opens (while it closes, the page's button is behind it).
+    await dialog.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: '预约舱位' }).click();
     await dialog.getByLabel('设备').fill(BOOKED);
     await page.getByRole('option', { name: new RegExp(BOOKED) }).click();
