@@ -1,20 +1,9 @@
-import { expect } from 'vitest';
+import { postTo } from './harness';
 
 /**
- * Calls of the real server a browser test makes as a person's setup: POST a JSON body (an upstream call's
- * answer unwrapped from its envelope), sign in, register chambers in a hall of their own.
+ * Calls of the real server a browser test makes as a person's setup (through the harness's postTo): sign
+ * in, register chambers in a hall of their own.
  */
-export const postTo = async <T>(serverUrl: string, path: string, body: unknown, token?: string): Promise<T> => {
-  const response = await fetch(`${serverUrl}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  expect(response.ok, `${path}: ${response.status}`).toBe(true);
-  const answer = (await response.json()) as { data?: T } & T;
-  return path.startsWith('/upstream') ? (answer.data as T) : answer;
-};
-
 export const tokenOf = async (serverUrl: string, account: string, password: string): Promise<string> =>
   (await postTo<{ token: string }>(serverUrl, '/upstream/login', { Account: account, Code: password })).token;
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
-import { postTo } from './chambers';
-import { freePort, serverAndBrowserForThisFile } from './harness';
+import { freePort, postTo, serverAndBrowserForThisFile } from './harness';
 
 /**
  * The oxygen monitor against the real server in Chromium: a chamber publishes over MQTT as itself and its
