@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { alarmRulesConfig } from '../../src/resources/alarm-rules/config';
 import { alarmsConfig } from '../../src/resources/alarms/config';
+import { alarmActionBodies } from '../../src/resources/alarms/requests';
 import { actorOf } from '../audit/actor';
 import { requireAccess, signedIn } from '../auth/guard';
 import { noPayload } from '../auth/routes';
@@ -25,12 +26,11 @@ import { alarmRulesResource } from './list';
  */
 
 const idParams = z.strictObject({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
-const text = z.string().trim().min(1).max(500);
 
 export const alarmRoutes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const resource = alarmsConfig.name;
-  const shelveBody = z.strictObject({ minutes: z.number().int().min(1).max(app.ctx.config.alarmShelveMaxMinutes), reason: text });
+  const bodies = alarmActionBodies(app.ctx.config.alarmShelveMaxMinutes);
 
   app.get('/alarms/:id/history', { schema: { params: idParams }, onRequest: requireAccess({ resource, action: 'show' }) }, async (request) =>
     alarmHistory(app.ctx, signedIn(request), request.params.id),
@@ -38,13 +38,13 @@ export const alarmRoutes: FastifyPluginAsync = async (instance) => {
 
   app.post(
     '/alarms/:id/ack',
-    { schema: { params: idParams, body: z.strictObject({ comment: text.optional() }).nullish() }, onRequest: requireAccess({ resource, action: 'acknowledge' }) },
+    { schema: { params: idParams, body: bodies.ack.nullish() }, onRequest: requireAccess({ resource, action: 'acknowledge' }) },
     async (request) => actOnAlarm(app.ctx, signedIn(request), actorOf(request), request.params.id, { input: 'ack', comment: request.body?.comment }),
   );
 
   app.post(
     '/alarms/:id/shelve',
-    { schema: { params: idParams, body: shelveBody }, onRequest: requireAccess({ resource, action: 'shelve' }) },
+    { schema: { params: idParams, body: bodies.shelve }, onRequest: requireAccess({ resource, action: 'shelve' }) },
     async (request) => actOnAlarm(app.ctx, signedIn(request), actorOf(request), request.params.id, { input: 'shelve', ...request.body }),
   );
 
@@ -56,7 +56,7 @@ export const alarmRoutes: FastifyPluginAsync = async (instance) => {
 
   app.post(
     '/alarms/:id/close',
-    { schema: { params: idParams, body: z.strictObject({ reason: text }) }, onRequest: requireAccess({ resource, action: 'clear' }) },
+    { schema: { params: idParams, body: bodies.close }, onRequest: requireAccess({ resource, action: 'clear' }) },
     async (request) => actOnAlarm(app.ctx, signedIn(request), actorOf(request), request.params.id, { input: 'close', reason: request.body.reason }),
   );
 

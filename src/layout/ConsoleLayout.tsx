@@ -10,6 +10,7 @@ import {
   UserMenu,
   type SidebarProps,
 } from 'react-admin';
+import { useOpenAlarmsFeed } from '../providers/alarms';
 import { useLiveStream } from '../providers/live';
 import { ConsoleFooter } from './ConsoleFooter';
 import { ConsoleMenu } from './ConsoleMenu';
@@ -72,6 +73,7 @@ export const ConsoleLayout = ({ children }: { children: ReactNode }) => {
   useDocumentTitle();
   // The layout shows only while signed in: so does the live stream.
   useLiveStream();
+  useOpenAlarmsFeed();
   const [{ navbar, footer }] = useAppSettings();
   return (
     <Layout

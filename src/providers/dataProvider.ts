@@ -14,7 +14,11 @@ import { sessionReportSchema, type SessionReport } from '../domain/sessionReport
 import { USER_MENU_PATH, type UserMenuEntry } from '../domain/menu';
 import { FLEET_SUMMARY_PATH, fleetSummarySchema, type FleetSummary } from '../domain/fleetSummary';
 import { historyAnswerSchema, type HistoryAnswer, type HistoryQuery } from '../domain/history';
+import { alarmRecordSchema, type AlarmRecord, type AlarmTransition } from '../domain/alarms/record';
+import { OPEN_ALARM_STATES } from '../domain/alarms/open';
+import { ALARMS_PATH, type AlarmAction, type AlarmActionBody } from '../resources/alarms/requests';
 import { quietly, UpstreamError, type HttpClient } from './httpClient';
+import { MAX_PAGE_SIZE } from '../resources/query';
 import { createRestFetch, createRestProvider } from './rest';
 import type { TokenStore } from './tokenStore';
 import { createUpstreamProvider } from './upstream';
@@ -41,6 +45,9 @@ const METHODS = [
 ] as const;
 type Method = (typeof METHODS)[number];
 type Call = (resource: string, params: unknown) => Promise<unknown>;
+
+/** One page of the largest size the lists allow: more open alarms in one scope is a flood past what any screen can say. */
+export const OPEN_ALARMS_MAX = MAX_PAGE_SIZE;
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -86,6 +93,8 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
   const upstream: DataProvider = createUpstreamProvider(upstreamQuiet, resources);
   const rest = createRestProvider(restBase, tokens, locale);
   const restFetch = createRestFetch(tokens, locale);
+  const alarmUrl = (id: RaRecord['id'], action?: string) =>
+    `${restBase}/${ALARMS_PATH}/${encodeURIComponent(String(id))}${action === undefined ? '' : `/${action}`}`;
   const orderUrl = (id: RaRecord['id'], action: string) => `${restBase}/${ORDERS_PATH}/${encodeURIComponent(String(id))}/${action}`;
 
   const route = (method: Method): Call => async (resource, params) => {
@@ -146,6 +155,25 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     // The message box asks again on every new message; a failure shows in the box, not as a toast.
     messageList: (body: MessageListBody) => upstreamQuiet.post<MessageListAnswer>(MESSAGE_CALLS.list, body),
     readMessages: ({ ids }: MessageReadBody) => http.post<MessageReadAnswer>(MESSAGE_CALLS.read, { ids }),
+    /**
+     * Every open alarm in the caller's scope (docs/alarms.md), at most OPEN_ALARMS_MAX of them, newest
+     * first: what the banner, the app bar and the chambers' marks start from before live events move them.
+     */
+    openAlarms: async (): Promise<AlarmRecord[]> => {
+      const query = new URLSearchParams({
+        filter: JSON.stringify({ state: OPEN_ALARM_STATES }),
+        sort: JSON.stringify(['raisedAt', 'DESC']),
+        range: JSON.stringify([0, OPEN_ALARMS_MAX - 1]),
+      });
+      const { json } = await restFetch(`${restBase}/${ALARMS_PATH}?${query.toString()}`);
+      return alarmRecordSchema.array().parse(json);
+    },
+    /** An operator's action on an alarm (acknowledge, shelve, unshelve, close); answers the alarm after it. */
+    alarmAction: async <A extends AlarmAction>(id: RaRecord['id'], action: A, body: AlarmActionBody<A>): Promise<AlarmRecord> =>
+      alarmRecordSchema.parse((await restFetch(alarmUrl(id, action), { method: 'POST', body: JSON.stringify(body) })).json),
+    /** An alarm's transitions, oldest first. */
+    alarmHistory: async (id: RaRecord['id']): Promise<AlarmTransition[]> =>
+      (await restFetch(`${alarmUrl(id)}/history`)).json as AlarmTransition[],
     /** The workplace's figures for the browser's day (`tz`: its getTimezoneOffset); fails quietly, the page shows it. */
     fleetSummary: async (tz: number): Promise<FleetSummary> =>
       fleetSummarySchema.parse((await restFetch(`${restBase}/${FLEET_SUMMARY_PATH}?tz=${tz}`)).json),
