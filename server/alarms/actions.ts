@@ -43,8 +43,9 @@ const commentOf = (action: OperatorAction): string | null => ('reason' in action
 
 /**
  * An operator's action on one alarm the viewer sees (docs/alarms.md, "States" and "Rights"): the change,
- * its transition, audit entry and messages in one transaction, then the live `alarm` and `message` events. An alarm out of scope is
- * not found, like one that does not exist; an action its state does not allow is refused, naming the alarm.
+ * its transition, audit entry and messages in one transaction, then the live `alarm` and `message` events.
+ * An alarm out of scope is not found, like one that does not exist; an action its state does not allow is
+ * refused, naming the alarm.
  */
 export const actOnAlarm = async (
   ctx: Pick<AppContext, 'db' | 'now' | 'live'>,
