@@ -1,9 +1,11 @@
+import { alarmsConfig } from '../resources/alarms/config';
 import { RESOURCE_CONFIGS } from '../resources/configs';
 import { deviceCommandsConfig } from '../resources/devices/commandLog';
 import { resourceCatalogues } from '../resources/i18n';
 
 /**
- * `resources.*` and `crud.*` messages per language, from the resources' configurations, and the command
- * log's (not a page of its own: the device detail lists a device's commands with its labels).
+ * `resources.*` and `crud.*` messages per language, from the resources' configurations, the command
+ * log's (not a page of its own: the device detail lists a device's commands with its labels) and the
+ * alarms' (a session report names its alarms' kinds, priorities and states with them).
  */
-export const RESOURCE_MESSAGES = resourceCatalogues([...RESOURCE_CONFIGS, deviceCommandsConfig]);
+export const RESOURCE_MESSAGES = resourceCatalogues([...RESOURCE_CONFIGS, deviceCommandsConfig, alarmsConfig]);

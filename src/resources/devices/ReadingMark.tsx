@@ -6,10 +6,14 @@ import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import type { RangeLevel, RangeMark } from '../../domain/readingRanges';
 
-const LOOK: Record<RangeLevel, { color: (palette: Theme['palette']) => string; Icon: typeof ErrorOutlineIcon }> = {
-  high: { color: (palette) => palette.error.main, Icon: ErrorOutlineIcon },
-  medium: { color: (palette) => palette.warning.dark, Icon: WarningAmberIcon },
-  low: { color: (palette) => palette.info.main, Icon: InfoOutlinedIcon },
+/**
+ * How a level looks wherever it marks something: its colour and its icon (never colour alone). `color` is
+ * for `sx`; `paletteColor` the same colour for an inline style, where a live screen cannot afford `sx`.
+ */
+export const MARK_LOOK: Record<RangeLevel, { color: string; paletteColor: (palette: Theme['palette']) => string; Icon: typeof ErrorOutlineIcon }> = {
+  high: { color: 'error.main', paletteColor: (palette) => palette.error.main, Icon: ErrorOutlineIcon },
+  medium: { color: 'warning.dark', paletteColor: (palette) => palette.warning.dark, Icon: WarningAmberIcon },
+  low: { color: 'info.main', paletteColor: (palette) => palette.info.main, Icon: InfoOutlinedIcon },
 };
 
 const ICON_STYLE = { fontSize: '1rem' } as const;
@@ -29,14 +33,14 @@ interface ReadingMarkProps {
 export const ReadingMark = ({ mark, unit, digits, children }: ReadingMarkProps) => {
   const translate = useTranslate();
   const { palette } = useTheme();
-  const { color, Icon } = LOOK[mark.level];
+  const { paletteColor, Icon } = MARK_LOOK[mark.level];
   const threshold = translate(`app.monitor.comparison.${mark.comparison}`, { limit: `${limitText(mark.limit, digits)} ${unit}`.trim() });
   const title = translate('app.monitor.mark', { level: translate(`app.monitor.levels.${mark.level}`), threshold });
   return (
     // describeChild: the value stays the element's name, the threshold its description. Inline styles,
     // not `sx`: the live screens render their marks each second (MonitorRow says why).
     <Tooltip title={title} describeChild>
-      <span data-mark={mark.level} style={{ color: color(palette), fontWeight: 600, display: 'inline-flex', alignItems: 'center', gap: 2 }}>
+      <span data-mark={mark.level} style={{ color: paletteColor(palette), fontWeight: 600, display: 'inline-flex', alignItems: 'center', gap: 2 }}>
         <Icon style={ICON_STYLE} />
         {children}
       </span>
