@@ -1,12 +1,15 @@
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import { Box, Checkbox, TableCell, TableRow, Typography } from '@mui/material';
+import { alpha, styled } from '@mui/material/styles';
 import { memo, type ReactNode } from 'react';
 import { useLocaleState, useTranslate, type Identifier, type RaRecord } from 'react-admin';
+import type { AlarmRecord } from '../../domain/alarms/record';
 import { DEFAULT_RATED_MAX_ATA, type DeviceType } from '../../domain/deviceTypes';
 import type { Telemetry } from '../../domain/mqtt/payloads';
 import { MONITOR_COLUMNS, type MonitorColumn } from './columns';
 import { formatDateTime, formatTime } from './formats';
 import { ReadingValue } from './ReadingValue';
+import { AlarmMarks } from '../../resources/devices/alarms/AlarmMark';
 
 /** A device as the device list answers it (src/resources/devices/config.ts), live patches merged in. */
 export interface MonitoredDevice extends RaRecord {
@@ -24,6 +27,14 @@ export interface MonitoredDevice extends RaRecord {
 }
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
+
+/** A row in alarm: a band at its left edge and a tint in the most urgent alarm's colour (red high, amber medium). */
+const band = (color: string) => ({ backgroundColor: alpha(color, 0.1), '& > td:first-of-type': { boxShadow: `inset 4px 0 0 ${color}` } });
+const Row = styled(TableRow)(({ theme }) => ({
+  cursor: 'pointer',
+  '&[data-alarm="high"]': band(theme.palette.error.main),
+  '&[data-alarm="medium"]': band(theme.palette.warning.main),
+}));
 
 interface SelectCellProps {
   id: Identifier;
@@ -46,6 +57,8 @@ interface MonitorRowProps {
   record: MonitoredDevice;
   /** The device's type, for its name and the rated maximum its pressure is marked against; undefined until the types are read. */
   deviceType: DeviceType | undefined;
+  /** Its standing alarms, most urgent first: the same array while they stay the same, so the row is not rendered again. */
+  alarms: readonly AlarmRecord[];
   selected: boolean;
   onToggle: (id: Identifier) => void;
   onOpen: (id: Identifier) => void;
@@ -55,7 +68,7 @@ interface MonitorRowProps {
  * One chamber. Memoised: a live patch replaces only the patched device's record in the query cache
  * (src/providers/live/cache.ts), so only that row renders again; the others keep their props.
  */
-export const MonitorRow = memo(function MonitorRow({ record, deviceType, selected, onToggle, onOpen }: MonitorRowProps) {
+export const MonitorRow = memo(function MonitorRow({ record, deviceType, alarms, selected, onToggle, onOpen }: MonitorRowProps) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const reading = record.Reading ?? undefined;
@@ -105,6 +118,8 @@ export const MonitorRow = memo(function MonitorRow({ record, deviceType, selecte
         ) : (
           <Typography component="span" variant="inherit" color="text.secondary">{translate('app.monitor.erdIdle')}</Typography>
         );
+      case 'alarms':
+        return <AlarmMarks alarms={alarms} />;
       default:
         return (
           <ReadingValue
@@ -120,13 +135,13 @@ export const MonitorRow = memo(function MonitorRow({ record, deviceType, selecte
   };
 
   return (
-    <TableRow hover selected={selected} onClick={() => onOpen(record.id)} sx={{ cursor: 'pointer' }} data-device={record.Id} data-reading-time={reading?.Time}>
+    <Row hover selected={selected} onClick={() => onOpen(record.id)} data-device={record.Id} data-reading-time={reading?.Time} data-alarm={alarms[0]?.priority}>
       <SelectCell id={record.id} device={record.Id} selected={selected} onToggle={onToggle} />
       {MONITOR_COLUMNS.map((column) => (
         <TableCell key={column.key} align={column.unit ? 'right' : 'left'} sx={nowrap} data-column={column.key}>
           {cell(column)}
         </TableCell>
       ))}
-    </TableRow>
+    </Row>
   );
 });

@@ -5,6 +5,10 @@ import { useNavigate } from 'react-router-dom';
 import { MONITOR_COLUMNS, type MonitorColumn } from './columns';
 import { MonitorRow, type MonitoredDevice } from './MonitorRow';
 import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
+import type { AlarmRecord } from '../../domain/alarms/record';
+import { useStandingAlarmsByDevice } from '../../providers/alarms';
+
+const NO_ALARMS: readonly AlarmRecord[] = [];
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
@@ -66,6 +70,8 @@ export const MonitorTable = () => {
   const translate = useTranslate();
   const { data, sort, setSort, selectedIds, onToggleItem, onSelect } = useListContext<MonitoredDevice>();
   const deviceTypes = useDeviceTypes();
+  // Each device's list keeps its identity while its alarms do: an alarm event renders only its chamber's row.
+  const standing = useStandingAlarmsByDevice();
   const createPath = useCreatePath();
   const navigate = useNavigate();
   const open = useCallback((id: Identifier) => navigate(createPath({ resource: 'devices', id, type: 'show' })), [navigate, createPath]);
@@ -84,7 +90,15 @@ export const MonitorTable = () => {
         <MonitorHead sort={sort} setSort={setSort} allSelected={allSelected} someSelected={someSelected} onSelectAll={onSelectAll} />
         <TableBody>
           {rows.map((record) => (
-            <MonitorRow key={record.id} record={record} deviceType={deviceTypes.get(record.Type)} selected={selected.has(record.id)} onToggle={onToggleItem} onOpen={open} />
+            <MonitorRow
+              key={record.id}
+              record={record}
+              deviceType={deviceTypes.get(record.Type)}
+              alarms={standing.get(record.Id) ?? NO_ALARMS}
+              selected={selected.has(record.id)}
+              onToggle={onToggleItem}
+              onOpen={open}
+            />
           ))}
         </TableBody>
       </Table>

@@ -6,7 +6,8 @@ import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import type { RangeLevel, RangeMark } from '../../domain/readingRanges';
 
-const LOOK: Record<RangeLevel, { color: string; Icon: typeof ErrorOutlineIcon }> = {
+/** Each priority's colour and icon: a reading's mark and an alarm's alike, so the two never disagree. */
+export const MARK_LOOK: Record<RangeLevel, { color: string; Icon: typeof ErrorOutlineIcon }> = {
   high: { color: 'error.main', Icon: ErrorOutlineIcon },
   medium: { color: 'warning.dark', Icon: WarningAmberIcon },
   low: { color: 'info.main', Icon: InfoOutlinedIcon },
@@ -26,7 +27,7 @@ interface ReadingMarkProps {
 /** A value outside its normal range: its colour and an icon (never colour alone), the threshold in a tooltip. */
 export const ReadingMark = ({ mark, unit, digits, children }: ReadingMarkProps) => {
   const translate = useTranslate();
-  const { color, Icon } = LOOK[mark.level];
+  const { color, Icon } = MARK_LOOK[mark.level];
   const threshold = translate(`app.monitor.comparison.${mark.comparison}`, { limit: `${limitText(mark.limit, digits)} ${unit}`.trim() });
   const title = translate('app.monitor.mark', { level: translate(`app.monitor.levels.${mark.level}`), threshold });
   return (
