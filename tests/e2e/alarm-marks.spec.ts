@@ -31,9 +31,14 @@ const open = async (path: string): Promise<Page> => {
   return page;
 };
 
+/** The oxygen monitor's table scrolled to its last column, the alarms, for the screenshot. */
+const toAlarmsColumn = (page: Page) => page.locator('.MuiTableContainer-root').evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+
 const notReloaded = (page: Page) => page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker);
 
 const toEnglish = async (page: Page, shown: string) => {
+  // The app bar hides while the page is scrolled down (the detail page after its alarms tab).
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.getByRole('button', { name: '切换语言' }).click();
   await page.getByRole('menuitem', { name: 'English' }).click();
   await page.getByText(shown).first().waitFor();
@@ -88,6 +93,7 @@ describe('alarms marked on the monitoring screens in Chromium against the real s
     }
     for (const page of [monitor, tiles, detail]) expect(await notReloaded(page)).toBe('no reload');
 
+    await toAlarmsColumn(monitor);
     await monitor.screenshot({ path: '/tmp/alarm-marks-monitor-zh.png' });
     await tiles.screenshot({ path: '/tmp/alarm-marks-tiles-zh.png' });
     // The history of the alarm, then the screenshot of the page with it open.
@@ -96,6 +102,7 @@ describe('alarms marked on the monitoring screens in Chromium against the real s
     await detail.screenshot({ path: '/tmp/alarm-marks-detail-zh.png', fullPage: true });
 
     await toEnglish(monitor, 'cabin oxygen high · High priority');
+    await toAlarmsColumn(monitor);
     await monitor.screenshot({ path: '/tmp/alarm-marks-monitor-en.png' });
     await toEnglish(tiles, 'cabin oxygen high 23.8 %');
     await tiles.screenshot({ path: '/tmp/alarm-marks-tiles-en.png' });
