@@ -32,7 +32,7 @@ const open = async (path: string): Promise<Page> => {
 };
 
 /** The oxygen monitor's table scrolled to its last column, the alarms, for the screenshot. */
-const toAlarmsColumn = (page: Page) => page.locator('.MuiTableContainer-root').evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+const toAlarmsColumn = (page: Page) => page.locator(`tr[data-device="${ALARMED}"] td[data-column="alarms"]`).scrollIntoViewIfNeeded();
 
 const notReloaded = (page: Page) => page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker);
 
@@ -94,7 +94,7 @@ describe('alarms marked on the monitoring screens in Chromium against the real s
     for (const page of [monitor, tiles, detail]) expect(await notReloaded(page)).toBe('no reload');
 
     await toAlarmsColumn(monitor);
-    await monitor.screenshot({ path: '/tmp/alarm-marks-monitor-zh.png' });
+    await monitor.screenshot({ path: '/tmp/alarm-marks-monitor-zh.png', animations: 'disabled' });
     await tiles.screenshot({ path: '/tmp/alarm-marks-tiles-zh.png' });
     // The history of the alarm, then the screenshot of the page with it open.
     await detail.locator('tr[data-alarm-row]').click();
@@ -111,7 +111,9 @@ describe('alarms marked on the monitoring screens in Chromium against the real s
     // Acknowledged on the detail page: the tile stops pulsing, the row stays marked.
     await detail.getByRole('button', { name: 'Acknowledge' }).click();
     await detail.locator('[data-device-header] [data-alarm-chip][title="23.8 % · acknowledged"]').waitFor();
-    await detail.screenshot({ path: '/tmp/alarm-marks-detail-en.png', fullPage: true });
+    await detail.locator('tr[data-alarm-row]').getByText('active, acknowledged').waitFor();
+    // Transitions finished, so the chip that turned from filled to outlined is not caught half way.
+    await detail.screenshot({ path: '/tmp/alarm-marks-detail-en.png', fullPage: true, animations: 'disabled' });
     await expect.poll(() => tiles.locator(`[data-device="${ALARMED}"]`).getAttribute('data-unacked'), { timeout: 15_000 }).toBeNull();
     expect(await monitor.locator(`tr[data-device="${ALARMED}"]`).getAttribute('data-alarm')).toBe('high');
     for (const page of [monitor, tiles, detail]) await page.close();
