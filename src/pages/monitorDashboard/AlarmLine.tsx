@@ -1,4 +1,4 @@
-import { styled } from '@mui/material/styles';
+import { styled, useTheme } from '@mui/material/styles';
 import { useTranslate } from 'react-admin';
 import type { AlarmRecord } from '../../domain/alarms/record';
 import { elapsedText } from '../../resources/devices/alarms/alarmValue';
@@ -6,6 +6,7 @@ import { useAlarmValue, useKindLabel } from '../../resources/devices/alarms/Alar
 import { useNow } from '../../resources/devices/alarms/useNow';
 import { MARK_LOOK } from '../../resources/devices/ReadingMark';
 
+const ICON_STYLE = { fontSize: '1rem' } as const;
 const Root = styled('span')({ display: 'inline-flex', alignItems: 'center', gap: 4, fontWeight: 600, overflow: 'hidden', textOverflow: 'ellipsis' });
 
 /**
@@ -18,6 +19,7 @@ export const AlarmLine = ({ alarm, more }: { alarm: AlarmRecord; more: number })
   const kind = useKindLabel();
   const valueOf = useAlarmValue();
   const now = useNow();
+  const { palette } = useTheme();
   const { color, Icon } = MARK_LOOK[alarm.priority];
   const value = valueOf(alarm);
   const text = translate('app.alarmMarks.tileLine', {
@@ -27,8 +29,8 @@ export const AlarmLine = ({ alarm, more }: { alarm: AlarmRecord; more: number })
     elapsed: elapsedText((now - alarm.raisedAt) / 1_000),
   });
   return (
-    <Root data-alarm-line={alarm.priority} sx={{ color }}>
-      <Icon sx={{ fontSize: '1rem' }} />
+    <Root data-alarm-line={alarm.priority} style={{ color: color(palette) }}>
+      <Icon style={ICON_STYLE} />
       {text}
       {more > 0 && ` +${more}`}
     </Root>

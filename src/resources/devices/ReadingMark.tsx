@@ -1,17 +1,19 @@
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import WarningAmberIcon from '@mui/icons-material/WarningAmber';
-import { Box, Tooltip } from '@mui/material';
+import { Tooltip, useTheme, type Theme } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import type { RangeLevel, RangeMark } from '../../domain/readingRanges';
 
-/** Each priority's colour and icon: a reading's mark and an alarm's alike, so the two never disagree. */
-export const MARK_LOOK: Record<RangeLevel, { color: string; Icon: typeof ErrorOutlineIcon }> = {
-  high: { color: 'error.main', Icon: ErrorOutlineIcon },
-  medium: { color: 'warning.dark', Icon: WarningAmberIcon },
-  low: { color: 'info.main', Icon: InfoOutlinedIcon },
+/** Each priority's colour (from the theme's palette) and icon: a reading's mark and an alarm's alike, so the two never disagree. */
+export const MARK_LOOK: Record<RangeLevel, { color: (palette: Theme['palette']) => string; Icon: typeof ErrorOutlineIcon }> = {
+  high: { color: (palette) => palette.error.main, Icon: ErrorOutlineIcon },
+  medium: { color: (palette) => palette.warning.dark, Icon: WarningAmberIcon },
+  low: { color: (palette) => palette.info.main, Icon: InfoOutlinedIcon },
 };
+
+const ICON_STYLE = { fontSize: '1rem' } as const;
 
 const limitText = (limit: RangeMark['limit'], digits: number): string =>
   typeof limit === 'number' ? limit.toFixed(digits) : `${limit[0].toFixed(digits)}–${limit[1].toFixed(digits)}`;
@@ -27,16 +29,18 @@ interface ReadingMarkProps {
 /** A value outside its normal range: its colour and an icon (never colour alone), the threshold in a tooltip. */
 export const ReadingMark = ({ mark, unit, digits, children }: ReadingMarkProps) => {
   const translate = useTranslate();
+  const { palette } = useTheme();
   const { color, Icon } = MARK_LOOK[mark.level];
   const threshold = translate(`app.monitor.comparison.${mark.comparison}`, { limit: `${limitText(mark.limit, digits)} ${unit}`.trim() });
   const title = translate('app.monitor.mark', { level: translate(`app.monitor.levels.${mark.level}`), threshold });
   return (
-    // describeChild: the value stays the element's name, the threshold its description.
+    // describeChild: the value stays the element's name, the threshold its description. Inline styles,
+    // not `sx`: the live screens render their marks each second (MonitorRow says why).
     <Tooltip title={title} describeChild>
-      <Box component="span" data-mark={mark.level} sx={{ color, fontWeight: 600, display: 'inline-flex', alignItems: 'center', gap: 0.25 }}>
-        <Icon sx={{ fontSize: '1rem' }} />
+      <span data-mark={mark.level} style={{ color: color(palette), fontWeight: 600, display: 'inline-flex', alignItems: 'center', gap: 2 }}>
+        <Icon style={ICON_STYLE} />
         {children}
-      </Box>
+      </span>
     </Tooltip>
   );
 };

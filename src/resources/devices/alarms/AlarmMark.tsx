@@ -1,4 +1,5 @@
 import { Box, Chip } from '@mui/material';
+import { memo } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { AlarmRecord } from '../../../domain/alarms/record';
 import type { AlarmPriority } from '../../../domain/alarms/rules';
@@ -62,8 +63,12 @@ export const AlarmChip = ({ alarm }: { alarm: AlarmRecord }) => {
   );
 };
 
-/** A chamber's standing alarms where space is short: the most urgent as a chip, "+N" for the others. */
-export const AlarmMarks = ({ alarms }: { alarms: readonly AlarmRecord[] }) => {
+/**
+ * A chamber's standing alarms where space is short: the most urgent as a chip, "+N" for the others.
+ * Memoised on the list, which keeps its identity while the alarms stay the same: a live row renders each
+ * second, its chip only when its alarms change.
+ */
+export const AlarmMarks = memo(function AlarmMarks({ alarms }: { alarms: readonly AlarmRecord[] }) {
   const translate = useTranslate();
   const [first] = alarms;
   if (first === undefined) return null;
@@ -78,4 +83,4 @@ export const AlarmMarks = ({ alarms }: { alarms: readonly AlarmRecord[] }) => {
       )}
     </Box>
   );
-};
+});
