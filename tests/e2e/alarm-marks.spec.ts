@@ -116,6 +116,10 @@ describe('alarms marked on the monitoring screens in Chromium against the real s
     await detail.screenshot({ path: '/tmp/alarm-marks-detail-en.png', fullPage: true, animations: 'disabled' });
     await expect.poll(() => tiles.locator(`[data-device="${ALARMED}"]`).getAttribute('data-unacked'), { timeout: 15_000 }).toBeNull();
     expect(await monitor.locator(`tr[data-device="${ALARMED}"]`).getAttribute('data-alarm')).toBe('high');
+
+    // "In alarm only" narrows the oxygen monitor to the chambers in alarm: the calm one leaves.
+    await monitor.getByLabel('In alarm only').check();
+    await expect.poll(() => monitor.locator('tbody tr[data-device]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-device')))).toEqual([ALARMED]);
     for (const page of [monitor, tiles, detail]) await page.close();
   });
 });
