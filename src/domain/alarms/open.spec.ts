@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alarmCounts, alarmsByDevice, withAlarm } from './open';
+import { alarmCounts, alarmsByDevice, isStanding, withAlarm } from './open';
 import type { AlarmRecord } from './record';
 
 const alarm = (id: number, fields: Partial<AlarmRecord> = {}): AlarmRecord => ({
@@ -56,5 +56,24 @@ describe('the open alarms a tab holds', () => {
     const byDevice = alarmsByDevice(open);
     expect(byDevice.get('OC-1')?.map((each) => each.id)).toEqual([4, 3, 1, 2]);
     expect(byDevice.get('OC-2')?.map((each) => each.id)).toEqual([5]);
+  });
+
+  it("keeps a device's list, the very array, while that device's alarms stay the same", () => {
+    const first = alarmsByDevice([alarm(1), alarm(2, { deviceId: 'OC-2' })]);
+    // A new set: OC-2's alarm acknowledged, OC-1's copy read again from the server (equal, not the same object).
+    const second = alarmsByDevice(withAlarm([alarm(1), alarm(2, { deviceId: 'OC-2' })], alarm(2, { deviceId: 'OC-2', state: 'active-acked' })), first);
+    expect(second.get('OC-1')).toBe(first.get('OC-1'));
+    expect(second.get('OC-2')).not.toBe(first.get('OC-2'));
+    expect(second.get('OC-2')?.[0]?.state).toBe('active-acked');
+    // An alarm joining a device's list is a new list; one leaving the last one takes the device out.
+    const third = alarmsByDevice([alarm(1), alarm(3, { priority: 'medium' })], second);
+    expect(third.get('OC-1')).not.toBe(second.get('OC-1'));
+    expect(third.get('OC-1')?.map((each) => each.id)).toEqual([1, 3]);
+    expect(third.has('OC-2')).toBe(false);
+  });
+
+  it('keeps only the alarms a filter passes: the standing ones for the chambers\' marks', () => {
+    const byDevice = alarmsByDevice([alarm(1, { state: 'shelved' }), alarm(2, { deviceId: 'OC-2', state: 'rtn-unacked' }), alarm(3, { deviceId: 'OC-3', state: 'suppressed' })], undefined, isStanding);
+    expect([...byDevice.keys()]).toEqual(['OC-2']);
   });
 });

@@ -39,15 +39,32 @@ export const alarmCounts = (open: readonly AlarmRecord[]): AlarmCounts => {
   return counts;
 };
 
-/** The open alarms of each device, most urgent first (priority, then unacknowledged, then newest). */
-export const alarmsByDevice = (open: readonly AlarmRecord[]): ReadonlyMap<string, readonly AlarmRecord[]> => {
-  const byDevice = new Map<string, AlarmRecord[]>();
+const sameAlarm = (a: AlarmRecord, b: AlarmRecord): boolean =>
+  a === b || (Object.keys(a) as (keyof AlarmRecord)[]).every((field) => a[field] === b[field]);
+
+const sameList = (a: readonly AlarmRecord[], b: readonly AlarmRecord[]): boolean =>
+  a.length === b.length && a.every((alarm, index) => sameAlarm(alarm, b[index] as AlarmRecord));
+
+export type AlarmsByDevice = ReadonlyMap<string, readonly AlarmRecord[]>;
+
+/**
+ * The open alarms of each device that pass `keep`, most urgent first (priority, then unacknowledged, then
+ * newest); a device with none has no entry. A device whose alarms equal its list in `previous` keeps that
+ * very array, so a screen's memoised rows and tiles render again only for the devices whose alarms changed.
+ */
+export const alarmsByDevice = (open: readonly AlarmRecord[], previous?: AlarmsByDevice, keep: (alarm: AlarmRecord) => boolean = () => true): AlarmsByDevice => {
+  const byDevice = new Map<string, readonly AlarmRecord[]>();
   for (const alarm of open) {
-    const list = byDevice.get(alarm.deviceId);
+    if (!keep(alarm)) continue;
+    const list = byDevice.get(alarm.deviceId) as AlarmRecord[] | undefined;
     if (list) list.push(alarm);
     else byDevice.set(alarm.deviceId, [alarm]);
   }
-  for (const list of byDevice.values()) list.sort(byUrgency);
+  for (const [device, list] of byDevice) {
+    (list as AlarmRecord[]).sort(byUrgency);
+    const before = previous?.get(device);
+    if (before && sameList(before, list)) byDevice.set(device, before);
+  }
   return byDevice;
 };
 

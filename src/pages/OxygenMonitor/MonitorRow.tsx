@@ -2,11 +2,13 @@ import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import { Checkbox, TableCell, useTheme } from '@mui/material';
 import { memo, type ReactNode } from 'react';
 import { useLocaleState, useTranslate, type Identifier, type RaRecord } from 'react-admin';
+import type { AlarmRecord } from '../../domain/alarms/record';
 import { DEFAULT_RATED_MAX_ATA, type DeviceType } from '../../domain/deviceTypes';
 import type { Telemetry } from '../../domain/mqtt/payloads';
 import { MONITOR_COLUMNS, type MonitorColumn } from './columns';
 import { formatDateTime, formatTime } from './formats';
 import { ReadingValue } from './ReadingValue';
+import { AlarmMarks } from '../../resources/devices/alarms/AlarmMark';
 
 /** A device as the device list answers it (src/resources/devices/config.ts), live patches merged in. */
 export interface MonitoredDevice extends RaRecord {
@@ -36,6 +38,7 @@ export const MONITOR_CAPTION = 'monitor-caption';
 
 const ICON_STYLE = { fontSize: '1rem' } as const;
 
+
 interface SelectCellProps {
   id: Identifier;
   device: string;
@@ -57,6 +60,8 @@ interface MonitorRowProps {
   record: MonitoredDevice;
   /** The device's type, for its name and the rated maximum its pressure is marked against; undefined until the types are read. */
   deviceType: DeviceType | undefined;
+  /** Its standing alarms, most urgent first: the same array while they stay the same, so the row is not rendered again. */
+  alarms: readonly AlarmRecord[];
   selected: boolean;
   onToggle: (id: Identifier) => void;
   onOpen: (id: Identifier) => void;
@@ -66,7 +71,7 @@ interface MonitorRowProps {
  * One chamber. Memoised: a live patch replaces only the patched device's record in the query cache
  * (src/providers/live/cache.ts), so only that row renders again; the others keep their props.
  */
-export const MonitorRow = memo(function MonitorRow({ record, deviceType, selected, onToggle, onOpen }: MonitorRowProps) {
+export const MonitorRow = memo(function MonitorRow({ record, deviceType, alarms, selected, onToggle, onOpen }: MonitorRowProps) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const { palette } = useTheme();
@@ -118,6 +123,8 @@ export const MonitorRow = memo(function MonitorRow({ record, deviceType, selecte
         ) : (
           <span style={{ color: palette.text.secondary }}>{translate('app.monitor.erdIdle')}</span>
         );
+      case 'alarms':
+        return <AlarmMarks alarms={alarms} />;
       default:
         return (
           <ReadingValue
@@ -139,6 +146,7 @@ export const MonitorRow = memo(function MonitorRow({ record, deviceType, selecte
       onClick={() => onOpen(record.id)}
       data-device={record.Id}
       data-reading-time={reading?.Time}
+      data-alarm={alarms[0]?.priority}
     >
       <SelectCell id={record.id} device={record.Id} selected={selected} onToggle={onToggle} />
       {MONITOR_COLUMNS.map((column) => (

@@ -6,8 +6,18 @@ import { useNavigate } from 'react-router-dom';
 import { MONITOR_COLUMNS, type MonitorColumn } from './columns';
 import { MONITOR_CAPTION, MONITOR_CELL, MONITOR_NUMBER_CELL, MONITOR_ROW, MONITOR_ROW_SELECTED, MonitorRow, type MonitoredDevice } from './MonitorRow';
 import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
+import type { AlarmRecord } from '../../domain/alarms/record';
+import { useStandingAlarmsByDevice } from '../../providers/alarms';
+
+const NO_ALARMS: readonly AlarmRecord[] = [];
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
+
+const alarmBand = (theme: Theme, priority: string, color: string) => ({
+  [`& tr.${MONITOR_ROW}[data-alarm="${priority}"]`]: { backgroundColor: alpha(color, 0.1) },
+  [`& tr.${MONITOR_ROW}[data-alarm="${priority}"]:hover`]: { backgroundColor: alpha(color, 0.1 + theme.palette.action.hoverOpacity) },
+  [`& tr.${MONITOR_ROW}[data-alarm="${priority}"] > td:first-of-type`]: { boxShadow: `inset 4px 0 0 ${color}` },
+});
 
 /** The rows look like MUI's hoverable, selectable rows of small body cells, styled once here (MonitorRow says why). */
 const rowStyles = (theme: Theme) => ({
@@ -36,6 +46,9 @@ const rowStyles = (theme: Theme) => ({
     textAlign: 'left' as const,
   },
   [`& td.${MONITOR_NUMBER_CELL}`]: { textAlign: 'right' as const, fontVariantNumeric: 'tabular-nums' },
+  // A row in alarm: a band at its left edge and a tint in its most urgent alarm's colour (red high, amber medium).
+  ...alarmBand(theme, 'high', theme.palette.error.main),
+  ...alarmBand(theme, 'medium', theme.palette.warning.main),
 });
 
 interface MonitorHeadProps {
@@ -96,6 +109,8 @@ export const MonitorTable = () => {
   const translate = useTranslate();
   const { data, sort, setSort, selectedIds, onToggleItem, onSelect } = useListContext<MonitoredDevice>();
   const deviceTypes = useDeviceTypes();
+  // Each device's list keeps its identity while its alarms do: an alarm event renders only its chamber's row.
+  const standing = useStandingAlarmsByDevice();
   const createPath = useCreatePath();
   const navigate = useNavigate();
   const open = useCallback((id: Identifier) => navigate(createPath({ resource: 'devices', id, type: 'show' })), [navigate, createPath]);
@@ -114,7 +129,15 @@ export const MonitorTable = () => {
         <MonitorHead sort={sort} setSort={setSort} allSelected={allSelected} someSelected={someSelected} onSelectAll={onSelectAll} />
         <TableBody>
           {rows.map((record) => (
-            <MonitorRow key={record.id} record={record} deviceType={deviceTypes.get(record.Type)} selected={selected.has(record.id)} onToggle={onToggleItem} onOpen={open} />
+            <MonitorRow
+              key={record.id}
+              record={record}
+              deviceType={deviceTypes.get(record.Type)}
+              alarms={standing.get(record.Id) ?? NO_ALARMS}
+              selected={selected.has(record.id)}
+              onToggle={onToggleItem}
+              onOpen={open}
+            />
           ))}
         </TableBody>
       </Table>

@@ -4,7 +4,7 @@ import type { Unit } from '../../resources/types';
 /** The readings a row shows from the device's latest telemetry. */
 export type ReadingColumn = ShownReading;
 
-type MonitorColumnKey = 'Id' | 'name' | 'Type' | 'Location' | 'State' | 'Online' | 'OrderNum' | ReadingColumn | 'Emergency';
+type MonitorColumnKey = 'Id' | 'name' | 'Type' | 'Location' | 'State' | 'Online' | 'OrderNum' | ReadingColumn | 'Emergency' | 'alarms';
 
 export interface MonitorColumn {
   key: MonitorColumnKey;
@@ -21,7 +21,7 @@ const reading = (key: ReadingColumn): MonitorColumn => ({ key, ...READING_FORMAT
 /**
  * The oxygen monitor's columns (docs/monitoring.md), in the order an operator reads a chamber: who and what it is,
  * whether it is reachable and in session, the pressure against its set point, the cabin air, the occupant,
- * the time left, and emergency depressurisation.
+ * the time left, emergency depressurisation, and the chamber's standing alarms.
  */
 export const MONITOR_COLUMNS: readonly MonitorColumn[] = [
   { key: 'Id', sortable: true },
@@ -42,4 +42,5 @@ export const MONITOR_COLUMNS: readonly MonitorColumn[] = [
   reading('HmBP'),
   reading('RRD'),
   { key: 'Emergency' },
+  { key: 'alarms' },
 ];

@@ -58,7 +58,7 @@ interface FleetFiltersProps {
   types: number[];
 }
 
-/** The dashboard's filter chips: site, type, state, online, in session (docs/monitoring.md). */
+/** The dashboard's filter chips: site, type, state, online, in session, in alarm (docs/monitoring.md). */
 export const FleetFilters = ({ filter, onChange, sites, types }: FleetFiltersProps) => {
   const translate = useTranslate();
   const deviceTypes = useDeviceTypes();
@@ -86,6 +86,7 @@ export const FleetFilters = ({ filter, onChange, sites, types }: FleetFiltersPro
       />
       <FilterChip name="online" label={translate('app.tiles.filters.online')} value={filter.online} choices={yesNo('app.monitor.online', 'app.monitor.offline')} onChange={set('online')} />
       <FilterChip name="inSession" label={translate('app.tiles.filters.inSession')} value={filter.inSession} choices={yesNo('app.tiles.sessionYes', 'app.tiles.sessionNo')} onChange={set('inSession')} />
+      <FilterChip name="inAlarm" label={translate('app.tiles.filters.inAlarm')} value={filter.inAlarm} choices={yesNo('app.alarmMarks.inAlarm', 'app.alarmMarks.noAlarm')} onChange={set('inAlarm')} />
       {Object.values(filter).some((value) => value !== undefined) && (
         <Button size="small" onClick={() => onChange({})}>
           {translate('app.tiles.clearFilters')}

@@ -1,7 +1,8 @@
 import { Alert, Box, Typography } from '@mui/material';
-import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Loading, Title, useCreatePath, useStore, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
+import { useStandingAlarmsByDevice } from '../../providers/alarms';
 import { FleetFilters } from './FleetFilters';
 import { groupFleet, presentValues, type FleetFilter } from './fleetLayout';
 import { FleetStore } from './fleetStore';
@@ -17,12 +18,15 @@ export const MonitorDashboardPage = () => {
   const [store] = useState(() => new FleetStore());
   const { error } = useFleet(store);
   const [filter, setFilter] = useStore<FleetFilter>('monitor-dashboard.filter', {});
-  // The grid follows the layout (sites, states, sessions, presence), never a reading.
+  // The tab's standing alarms go to the store, which tells only the tiles whose alarms changed.
+  const standing = useStandingAlarmsByDevice();
+  useLayoutEffect(() => store.setAlarms(standing), [store, standing]);
+  // The grid follows the layout (sites, states, sessions, presence, alarms), never a reading.
   const layout = useSyncExternalStore(store.subscribeLayout, store.layout);
   const { groups, sites, types } = useMemo(
     () => ({
       layout,
-      groups: groupFleet(store.all(), filter),
+      groups: groupFleet(store.all(), filter, store.alarms),
       sites: presentValues(store.all(), (device) => device.Location),
       types: presentValues(store.all(), (device) => device.Type),
     }),

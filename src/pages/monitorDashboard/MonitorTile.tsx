@@ -1,11 +1,13 @@
 import { Typography } from '@mui/material';
-import { styled } from '@mui/material/styles';
+import { alpha, keyframes, styled } from '@mui/material/styles';
 import { memo, useCallback, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { Unit } from '../../resources/types';
 import type { ReadingColumn } from '../OxygenMonitor/columns';
 import { formatDateTime } from '../OxygenMonitor/formats';
 import { ReadingValue } from '../OxygenMonitor/ReadingValue';
+import { isUnacked } from '../../domain/alarms/open';
+import { AlarmLine } from './AlarmLine';
 import { ChamberStatus, chamberLook, LOOK_COLOR } from './ChamberStatus';
 import { inSession } from './fleetLayout';
 import type { FleetStore } from './fleetStore';
@@ -29,6 +31,16 @@ const TileRoot = styled('div')(({ theme }) => ({
   overflow: 'hidden',
   fontVariantNumeric: 'tabular-nums',
   '&:hover, &:focus-visible': { boxShadow: theme.shadows[3], outline: 'none' },
+  // A chamber in alarm: its whole border in the priority's colour, pulsing while a high one waits for acknowledgement.
+  '&[data-alarm="high"]': { borderColor: theme.palette.error.main },
+  '&[data-alarm="medium"]': { borderColor: theme.palette.warning.main },
+  '&[data-alarm="high"][data-unacked]': {
+    animation: `${keyframes`
+      0%, 100% { box-shadow: 0 0 0 0 ${alpha(theme.palette.error.main, 0)}; }
+      50% { box-shadow: 0 0 0 4px ${alpha(theme.palette.error.main, 0.55)}; }
+    `} 1.2s ease-in-out infinite`,
+    '@media (prefers-reduced-motion: reduce)': { animation: 'none', boxShadow: `0 0 0 3px ${alpha(theme.palette.error.main, 0.55)}` },
+  },
 }));
 
 // Styled once rather than through sx, which is worked out again at every render of every tile.
@@ -65,6 +77,7 @@ export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: Moni
   const [locale] = useLocaleState();
   const subscribe = useCallback((listener: () => void) => store.subscribeDevice(id, listener), [store, id]);
   const device = useSyncExternalStore(subscribe, () => store.device(id));
+  const alarms = useSyncExternalStore(subscribe, () => store.alarms(id));
   if (device === undefined) return null;
   const reading = device.Reading ?? undefined;
   const session = inSession(device);
@@ -92,6 +105,8 @@ export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: Moni
       aria-label={translate('app.tiles.open', { device: `${device.Id} ${device.name}` })}
       data-device={device.Id}
       data-reading-time={reading?.Time}
+      data-alarm={alarms[0]?.priority}
+      data-unacked={alarms[0] !== undefined && isUnacked(alarms[0]) ? '' : undefined}
       sx={{ borderLeftColor: LOOK_COLOR[chamberLook(device)] }}
     >
       <Line style={{ justifyContent: 'space-between' }}>
@@ -100,8 +115,9 @@ export const MonitorTile = memo(function MonitorTile({ id, store, onOpen }: Moni
         </Typography>
         <ChamberStatus device={device} />
       </Line>
-      {/* What needs attention: an offline chamber's last message (open alarms will join it here). */}
+      {/* What needs attention: the chamber's most urgent standing alarm, an offline chamber's last message. */}
       <Line>
+        {alarms[0] && <AlarmLine alarm={alarms[0]} more={alarms.length - 1} />}
         <Typography variant="caption" color="text.secondary" noWrap>
           {!device.Online && (seen ? translate('app.monitor.lastSeen', { time: formatDateTime(locale, seen) }) : translate('app.monitor.never'))}
         </Typography>

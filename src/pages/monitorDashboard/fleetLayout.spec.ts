@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AlarmRecord } from '../../domain/alarms/record';
 import { gridRows, groupFleet, presentValues, type FleetDevice } from './fleetLayout';
 
 const chamber = (Id: string, Location: string, more: Partial<FleetDevice> = {}): FleetDevice => ({
@@ -78,5 +79,42 @@ describe('the real-time monitor: grouping and filtering', () => {
   it("offers each filter chip the values the fleet has, sorted", () => {
     expect(presentValues(FLEET, (device) => device.Location)).toEqual(['Anshan', 'Beijing', 'Guangzhou', 'Shanghai']);
     expect(presentValues(FLEET, (device) => device.Type)).toEqual([1, 2]);
+  });
+
+  describe('with standing alarms', () => {
+    const alarm = (deviceId: string, priority: AlarmRecord['priority']): AlarmRecord => ({
+      id: deviceId.length,
+      deviceId,
+      kind: 'o2-high',
+      priority,
+      state: 'active-unacked',
+      value: 23.6,
+      threshold: 23.5,
+      raisedAt: 0,
+      ackedAt: null,
+      ackedBy: null,
+      closedAt: null,
+      shelvedUntil: null,
+      comment: null,
+    });
+    const standing = new Map([
+      ['A-1', [alarm('A-1', 'high')]],
+      ['B-2', [alarm('B-2', 'medium')]],
+    ]);
+    const alarmsOf = (id: string) => standing.get(id) ?? [];
+
+    it('ranks a high alarm with danger and any other alarm before the sessions', () => {
+      expect(groupFleet(FLEET, {}, alarmsOf).map(({ site, ids: members, urgency }) => [site, members, urgency])).toEqual([
+        ['Anshan', ['A-1'], 0],
+        ['Guangzhou', ['G-1'], 0],
+        ['Shanghai', ['S-2', 'S-1'], 0],
+        ['Beijing', ['B-2', 'B-1', 'B-3'], 1],
+      ]);
+    });
+
+    it('filters the chambers in alarm, and those without', () => {
+      expect(groupFleet(FLEET, { inAlarm: true }, alarmsOf).map(({ ids: members }) => members)).toEqual([['A-1'], ['B-2']]);
+      expect(groupFleet(FLEET, { inAlarm: false, site: 'Beijing' }, alarmsOf).map(({ ids: members }) => members)).toEqual([['B-1', 'B-3']]);
+    });
   });
 });

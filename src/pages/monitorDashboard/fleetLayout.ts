@@ -1,3 +1,4 @@
+import type { AlarmRecord } from '../../domain/alarms/record';
 import type { DeviceState } from '../../domain/devices';
 import type { MonitoredDevice } from '../OxygenMonitor/MonitorRow';
 
@@ -14,26 +15,34 @@ export interface FleetFilter {
   state?: DeviceState;
   online?: boolean;
   inSession?: boolean;
+  inAlarm?: boolean;
 }
+
+/** A chamber's standing alarms, most urgent first (empty: none). */
+export type AlarmsOf = (id: string) => readonly AlarmRecord[];
+
+const NO_ALARMS: AlarmsOf = () => [];
 
 export const inSession = (device: FleetDevice): boolean => Boolean(device.SessionOC);
 
 /**
  * How soon an operator must look at a chamber, lowest first: someone in danger (emergency depressurisation,
- * offline during a session), then a session under way, then the rest. An open alarm will rank with danger
- * once alarms exist: this is the one place that decides it.
+ * offline during a session, a standing high-priority alarm), then any other standing alarm, then a session
+ * under way, then the rest. This is the one place that decides it.
  */
-const urgency = (device: FleetDevice): number => {
-  if (device.Emergency || (inSession(device) && !device.Online)) return 0;
-  return inSession(device) ? 1 : 2;
+const urgency = (device: FleetDevice, alarms: readonly AlarmRecord[]): number => {
+  if (device.Emergency || (inSession(device) && !device.Online) || alarms[0]?.priority === 'high') return 0;
+  if (alarms.length > 0) return 1;
+  return inSession(device) ? 2 : 3;
 };
 
-const matches = (device: FleetDevice, filter: FleetFilter): boolean =>
+const matches = (device: FleetDevice, filter: FleetFilter, alarms: readonly AlarmRecord[]): boolean =>
   (filter.site === undefined || device.Location === filter.site) &&
   (filter.type === undefined || device.Type === filter.type) &&
   (filter.state === undefined || device.State === filter.state) &&
   (filter.online === undefined || Boolean(device.Online) === filter.online) &&
-  (filter.inSession === undefined || inSession(device) === filter.inSession);
+  (filter.inSession === undefined || inSession(device) === filter.inSession) &&
+  (filter.inAlarm === undefined || (alarms.length > 0) === filter.inAlarm);
 
 /** One site's chambers that pass the filter, most urgent first, then by Id. */
 export interface SiteGroup {
@@ -48,17 +57,24 @@ export interface SiteGroup {
 const byId = (a: FleetDevice, b: FleetDevice) => (a.Id < b.Id ? -1 : a.Id > b.Id ? 1 : 0);
 
 /** The filtered fleet grouped by site: the sites with the most urgent chamber first, then by name. */
-export const groupFleet = (devices: Iterable<FleetDevice>, filter: FleetFilter): SiteGroup[] => {
-  const sites = new Map<string, FleetDevice[]>();
+export const groupFleet = (devices: Iterable<FleetDevice>, filter: FleetFilter, alarmsOf: AlarmsOf = NO_ALARMS): SiteGroup[] => {
+  const sites = new Map<string, { device: FleetDevice; urgency: number }[]>();
   for (const device of devices) {
-    if (!matches(device, filter)) continue;
+    const alarms = alarmsOf(device.Id);
+    if (!matches(device, filter, alarms)) continue;
+    const ranked = { device, urgency: urgency(device, alarms) };
     const site = sites.get(device.Location);
-    if (site) site.push(device);
-    else sites.set(device.Location, [device]);
+    if (site) site.push(ranked);
+    else sites.set(device.Location, [ranked]);
   }
   const groups = [...sites].map(([site, members]): SiteGroup => {
-    members.sort((a, b) => urgency(a) - urgency(b) || byId(a, b));
-    return { site, ids: members.map((device) => device.Id), sessions: members.filter(inSession).length, urgency: Math.min(...members.map(urgency)) };
+    members.sort((a, b) => a.urgency - b.urgency || byId(a.device, b.device));
+    return {
+      site,
+      ids: members.map(({ device }) => device.Id),
+      sessions: members.filter(({ device }) => inSession(device)).length,
+      urgency: Math.min(...members.map((member) => member.urgency)),
+    };
   });
   return groups.sort((a, b) => a.urgency - b.urgency || a.site.localeCompare(b.site));
 };

@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import { alarmsByDevice } from '../../domain/alarms/open';
+import type { AlarmRecord } from '../../domain/alarms/record';
 import type { FleetDevice } from './fleetLayout';
 import { FleetStore, TRACE_SPAN_MS } from './fleetStore';
 
@@ -60,5 +62,45 @@ describe("the real-time monitor's store", () => {
     expect(store.pressure('B')).toBeUndefined();
     expect(store.size).toBe(1);
     expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it("tells only the tiles whose alarms changed, and the layout only when a chamber's most urgent priority did", () => {
+    const alarm = (id: number, deviceId: string, more: Partial<AlarmRecord> = {}): AlarmRecord => ({
+      id,
+      deviceId,
+      kind: 'o2-high',
+      priority: 'high',
+      state: 'active-unacked',
+      value: 23.6,
+      threshold: 23.5,
+      raisedAt: T0,
+      ackedAt: null,
+      ackedBy: null,
+      closedAt: null,
+      shelvedUntil: null,
+      comment: null,
+      ...more,
+    });
+    const store = new FleetStore();
+    store.load([chamber('A'), chamber('B')]);
+    const [a, b, layout] = [vi.fn(), vi.fn(), vi.fn()];
+    store.subscribeDevice('A', a);
+    store.subscribeDevice('B', b);
+    store.subscribeLayout(layout);
+
+    const raised = alarmsByDevice([alarm(1, 'A')]);
+    store.setAlarms(raised);
+    expect([a.mock.calls.length, b.mock.calls.length, layout.mock.calls.length]).toEqual([1, 0, 1]);
+    expect(store.alarms('A').map((each) => each.id)).toEqual([1]);
+    expect(store.alarms('B')).toEqual([]);
+
+    // Acknowledged: the tile changes (no longer pulsing), the chamber does not move.
+    const acked = alarmsByDevice([alarm(1, 'A', { state: 'active-acked' })], raised);
+    store.setAlarms(acked);
+    expect([a.mock.calls.length, b.mock.calls.length, layout.mock.calls.length]).toEqual([2, 0, 1]);
+
+    // B gains a medium alarm; A's list is the same array, so A's tile is not told.
+    store.setAlarms(alarmsByDevice([alarm(1, 'A', { state: 'active-acked' }), alarm(2, 'B', { priority: 'medium' })], acked));
+    expect([a.mock.calls.length, b.mock.calls.length, layout.mock.calls.length]).toEqual([2, 1, 2]);
   });
 });

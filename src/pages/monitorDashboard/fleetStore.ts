@@ -1,3 +1,5 @@
+import type { AlarmsByDevice } from '../../domain/alarms/open';
+import type { AlarmRecord } from '../../domain/alarms/record';
 import type { DevicePatch } from '../../domain/live';
 import type { FleetDevice } from './fleetLayout';
 
@@ -16,6 +18,11 @@ const LAYOUT_FIELDS = ['Location', 'Type', 'State', 'Online', 'SessionOC', 'Emer
 
 type Listener = () => void;
 
+const NO_ALARMS: readonly AlarmRecord[] = [];
+
+/** What of a chamber's alarms moves it in the grid (urgency, the "in alarm" filter): none, high, or another priority. */
+const alarmRank = (alarms: readonly AlarmRecord[] | undefined): string => alarms?.[0]?.priority ?? 'none';
+
 /**
  * The dashboard's chambers outside react-admin's query cache, so that a live patch re-renders the one tile
  * that subscribed to its device (useSyncExternalStore) and not the grid: the grid subscribes only to the
@@ -27,6 +34,7 @@ export class FleetStore {
   private readonly deviceListeners = new Map<string, Set<Listener>>();
   private readonly layoutListeners = new Set<Listener>();
   private layoutVersion = 0;
+  private standing: AlarmsByDevice = new Map();
 
   /** The whole scope as the device list answered it; the traces of chambers still there are kept. */
   load(records: readonly FleetDevice[]): void {
@@ -37,9 +45,23 @@ export class FleetStore {
       this.devices.set(record.Id, record);
       this.trace(record);
     }
-    this.layoutVersion += 1;
-    this.layoutListeners.forEach((listener) => listener());
+    this.moveLayout();
     this.deviceListeners.forEach((listeners) => listeners.forEach((listener) => listener()));
+  }
+
+  /**
+   * Each chamber's standing alarms, as the tab holds them (a device's list is the same array while its
+   * alarms stay the same): tells the tiles whose alarms changed, and the layout when a chamber gains or
+   * loses an alarm or its most urgent priority changes.
+   */
+  setAlarms(standing: AlarmsByDevice): void {
+    const before = this.standing;
+    if (standing === before) return;
+    this.standing = standing;
+    const changed = [...new Set([...before.keys(), ...standing.keys()])].filter((id) => before.get(id) !== standing.get(id));
+    // Before the scope's first load the grid is not laid out at all.
+    if (this.layoutVersion > 0 && changed.some((id) => alarmRank(before.get(id)) !== alarmRank(standing.get(id)))) this.moveLayout();
+    for (const id of changed) this.deviceListeners.get(id)?.forEach((listener) => listener());
   }
 
   /** Merges a live patch (newest field wins, an absent field stays); a device outside the loaded scope is ignored. */
@@ -50,10 +72,7 @@ export class FleetStore {
     for (const [field, value] of Object.entries(patch)) if (value !== undefined) (next as Record<string, unknown>)[field] = value;
     this.devices.set(patch.Id, next);
     this.trace(next);
-    if (LAYOUT_FIELDS.some((field) => next[field] !== current[field])) {
-      this.layoutVersion += 1;
-      this.layoutListeners.forEach((listener) => listener());
-    }
+    if (LAYOUT_FIELDS.some((field) => next[field] !== current[field])) this.moveLayout();
     this.deviceListeners.get(patch.Id)?.forEach((listener) => listener());
   }
 
@@ -66,6 +85,9 @@ export class FleetStore {
   }
 
   pressure = (id: string): PressureTrace | undefined => this.traces.get(id);
+
+  /** The chamber's standing alarms, most urgent first; the same array while they stay the same. */
+  alarms = (id: string): readonly AlarmRecord[] => this.standing.get(id) ?? NO_ALARMS;
 
   layout = (): number => this.layoutVersion;
 
@@ -83,6 +105,11 @@ export class FleetStore {
     this.layoutListeners.add(listener);
     return () => this.layoutListeners.delete(listener);
   };
+
+  private moveLayout(): void {
+    this.layoutVersion += 1;
+    this.layoutListeners.forEach((listener) => listener());
+  }
 
   /** Adds the record's reading to its chamber's trace: one point per step, the last one moving with the newest. */
   private trace(device: FleetDevice): void {

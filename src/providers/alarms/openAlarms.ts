@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useDataProvider } from 'react-admin';
-import { alarmCounts, alarmsByDevice, withAlarm, type AlarmCounts } from '../../domain/alarms/open';
+import { alarmCounts, alarmsByDevice, isStanding, withAlarm, type AlarmCounts, type AlarmsByDevice } from '../../domain/alarms/open';
 import type { AlarmRecord } from '../../domain/alarms/record';
 import type { ConsoleDataProvider } from '../dataProvider';
 import { useLiveEvent, useLiveResync } from '../live';
@@ -53,8 +53,28 @@ export const useAlarmCounts = (): AlarmCounts => {
   return useMemo(() => alarmCounts(open), [open]);
 };
 
-/** Each device's open alarms, most urgent first (the chambers' marks). */
-export const useAlarmsByDevice = (): ReadonlyMap<string, readonly AlarmRecord[]> => {
-  const open = useOpenAlarms();
-  return useMemo(() => alarmsByDevice(open), [open]);
+type Keep = (alarm: AlarmRecord) => boolean;
+const everyAlarm: Keep = () => true;
+
+/** The last grouping per filter: the set it was made from and the lists it made, which the next one reuses. */
+const lastGrouping = new Map<Keep, { open: readonly AlarmRecord[]; byDevice: AlarmsByDevice }>();
+
+/** The held set by device, made once per change of the set; each device's list keeps its identity while its alarms stay the same. */
+const grouped = (open: readonly AlarmRecord[], keep: Keep): AlarmsByDevice => {
+  const last = lastGrouping.get(keep);
+  if (last?.open === open) return last.byDevice;
+  const byDevice = alarmsByDevice(open, last?.byDevice, keep);
+  lastGrouping.set(keep, { open, byDevice });
+  return byDevice;
 };
+
+const useByDevice = (keep: Keep): AlarmsByDevice => {
+  const open = useOpenAlarms();
+  return useMemo(() => grouped(open, keep), [open, keep]);
+};
+
+/** Each device's open alarms, most urgent first. */
+export const useAlarmsByDevice = (): AlarmsByDevice => useByDevice(everyAlarm);
+
+/** Each device's standing alarms, most urgent first: the chambers' marks (shelved and suppressed ones are not shown there). */
+export const useStandingAlarmsByDevice = (): AlarmsByDevice => useByDevice(isStanding);

@@ -103,6 +103,8 @@ describe('the device detail', () => {
     fireEvent.click(within(question.closest('[role="dialog"]') as HTMLElement).getByRole('button', { name: '确定执行' }));
     await waitFor(() => expect(bodies).toEqual([{ Id: DEVICE, SP: next }]), wait);
 
+    // The alarms come first among the tabs; the commands are the next.
+    fireEvent.click(await screen.findByRole('tab', { name: '指令记录' }, wait));
     const history = await screen.findByRole('table', { name: '指令记录' }, wait);
     await waitFor(() => expect(within(history).getByText(`SP ${next}`)).toBeTruthy(), wait);
     const row = within(history).getByText(`SP ${next}`).closest('tr') as HTMLElement;

@@ -56,7 +56,7 @@ const renderRow = (record: MonitoredDevice, deviceType?: DeviceType) =>
     <AdminContext i18nProvider={i18nProvider('en-US')}>
       <Table>
         <TableBody>
-          <MonitorRow record={record} deviceType={deviceType} selected={false} onToggle={() => undefined} onOpen={() => undefined} />
+          <MonitorRow record={record} deviceType={deviceType} alarms={[]} selected={false} onToggle={() => undefined} onOpen={() => undefined} />
         </TableBody>
       </Table>
     </AdminContext>,

@@ -1,11 +1,34 @@
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import { Box, Chip, Paper, Stack, Typography } from '@mui/material';
 import { useLocaleState, useTranslate, type RaRecord } from 'react-admin';
+import { useStandingAlarmsByDevice } from '../../../providers/alarms';
+import { AlarmChip, PRIORITY_CHIP_COLOR } from '../alarms/AlarmMark';
+import { MARK_LOOK } from '../ReadingMark';
 import { DeviceCommands } from '../DeviceCommands';
 
+/** How many alarms of the header's chamber stand, and the most urgent of them; "no alarms" when none do. */
+const HeaderAlarms = ({ Id }: { Id: string }) => {
+  const translate = useTranslate();
+  const alarms = useStandingAlarmsByDevice().get(Id);
+  const [first] = alarms ?? [];
+  if (alarms === undefined || first === undefined) return <Chip variant="outlined" label={translate('app.alarmMarks.none')} data-alarm-count={0} />;
+  const { Icon } = MARK_LOOK[first.priority];
+  return (
+    <>
+      <Chip
+        color={PRIORITY_CHIP_COLOR[first.priority]}
+        icon={<Icon />}
+        label={translate('app.alarmMarks.count', { smart_count: alarms.length })}
+        data-alarm-count={alarms.length}
+      />
+      <AlarmChip alarm={first} />
+    </>
+  );
+};
+
 /**
- * Who the chamber is and whether anyone is in danger: its Id and name, site, type, state, permission,
- * presence (offline during a session and emergency depressurisation in red, with an icon), the running
+ * Who the chamber is and whether anyone is in danger: its Id and name, site, type, its standing alarms
+ * (count and most urgent), state, permission, presence (offline during a session and emergency depressurisation in red, with an icon), the running
  * session; and what the operator can do, one click away.
  */
 export const DetailHeader = ({ record }: { record: RaRecord }) => {
@@ -28,6 +51,7 @@ export const DetailHeader = ({ record }: { record: RaRecord }) => {
         <Typography color="text.secondary">{labelled('Type', String(record.Type ?? ''))}</Typography>
       </Stack>
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', my: 1.5 }} data-testid="device-status">
+        <HeaderAlarms Id={String(record.Id)} />
         {record.Emergency === true && <Chip color="error" icon={danger} label={translate('app.detail.erd')} />}
         {record.Online === true ? (
           <Chip color="success" variant="outlined" label={translate('app.monitor.online')} title={seen} />
