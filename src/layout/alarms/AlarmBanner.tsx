@@ -55,7 +55,7 @@ const Headline = ({ banner, now }: { banner: Banner; now: number }) => {
       ? translate('app.alarmSignals.flood', { count: banner.flood })
       : translate(`app.alarmSignals.title.${banner.priority}`, { count: banner.count });
   return (
-    <Stack direction="row" spacing={1.5} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', flex: '1 1 auto', minWidth: 0 }}>
+    <Stack direction="row" spacing={1.5} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', minWidth: 0 }}>
       <WarningIcon aria-hidden />
       <Box component="strong" role="alert">
         {title}
@@ -91,7 +91,9 @@ export const AlarmBanner = () => {
       data-alarm-id={banner.shown.id}
       data-sound={sound}
       data-flood={banner.flood}
-      sx={{ ...LOOKS[banner.priority], display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, px: 2, py: 1, mb: 1, borderRadius: 1 }}
+      // The buttons follow the words rather than the far edge: on a page wider than the window (a wide
+      // table) the far edge is out of sight.
+      sx={{ ...LOOKS[banner.priority], display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 3, rowGap: 1, px: 2, py: 1, mb: 1, borderRadius: 1 }}
     >
       <Headline banner={banner} now={now} />
       {sound === 'blocked' && (

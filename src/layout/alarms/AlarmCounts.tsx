@@ -7,12 +7,13 @@ import { ALARM_PRIORITIES, type AlarmPriority } from '../../domain/alarms/rules'
 import { newestStanding, standingAlarmsLink } from '../../domain/alarms/signals';
 import { useOpenAlarms } from '../../providers/alarms';
 
-/** High red, medium amber, low neutral; a priority with nothing standing fades. */
+/** High red, medium amber, low neutral; a priority with nothing standing is only outlined. */
 const LOOKS: Record<AlarmPriority, { backgroundColor: string; color: string }> = {
   high: { backgroundColor: '#d32f2f', color: '#fff' },
   medium: { backgroundColor: '#ffb300', color: 'rgba(0, 0, 0, 0.87)' },
-  low: { backgroundColor: 'rgba(255, 255, 255, 0.24)', color: 'inherit' },
+  low: { backgroundColor: '#e0e0e0', color: 'rgba(0, 0, 0, 0.87)' },
 };
+const NONE_STANDING = { color: 'inherit', borderColor: 'currentColor' } as const;
 
 /**
  * The app bar's standing alarms by priority, each a link to the alarm list showing them. The root's data
@@ -41,9 +42,10 @@ export const AlarmCounts = () => {
               to={standingAlarmsLink(priority)}
               clickable
               size="small"
+              variant={counts[priority] === 0 ? 'outlined' : 'filled'}
               aria-label={label}
               label={`${translate(`app.alarmSignals.priorities.${priority}`)} ${counts[priority]}`}
-              sx={{ ...LOOKS[priority], fontWeight: 600, opacity: counts[priority] === 0 ? 0.6 : 1 }}
+              sx={{ ...(counts[priority] === 0 ? NONE_STANDING : LOOKS[priority]), fontWeight: 600 }}
             />
           </Tooltip>
         );
