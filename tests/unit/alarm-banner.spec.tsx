@@ -13,6 +13,7 @@ import { AlarmBanner } from '../../src/layout/alarms/AlarmBanner';
 import { AlarmCounts } from '../../src/layout/alarms/AlarmCounts';
 import { useOpenAlarmsFeed } from '../../src/providers/alarms';
 import { LiveContext } from '../../src/providers/live/LiveContext';
+import { alarmRecord } from '../fixtures/alarms';
 import { fakeConnection } from './live/fakeConnection';
 
 /**
@@ -21,22 +22,7 @@ import { fakeConnection } from './live/fakeConnection';
  * state as the browser allows it.
  */
 
-const alarm = (id: number, fields: Partial<AlarmRecord> = {}): AlarmRecord => ({
-  id,
-  deviceId: `OC-${id}`,
-  kind: 'o2-high',
-  priority: 'high',
-  state: 'active-unacked',
-  value: 23.6,
-  threshold: 23.5,
-  raisedAt: Date.now() - 42_000,
-  ackedAt: null,
-  ackedBy: null,
-  closedAt: null,
-  shelvedUntil: null,
-  comment: null,
-  ...fields,
-});
+const alarm = (id: number, fields: Partial<AlarmRecord> = {}): AlarmRecord => alarmRecord(id, { deviceId: `OC-${id}`, raisedAt: Date.now() - 42_000, ...fields });
 
 const Signals = () => {
   useOpenAlarmsFeed();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { alarmRecord } from '../../../tests/fixtures/alarms';
 import type { AlarmRecord } from './record';
 import {
   breaksSilence,
@@ -21,22 +22,8 @@ import {
 const NOW = 1_800_000_000_000;
 const MINUTE = 60_000;
 
-const alarm = (id: number, fields: Partial<AlarmRecord> = {}): AlarmRecord => ({
-  id,
-  deviceId: `OC-${id}`,
-  kind: 'o2-high',
-  priority: 'high',
-  state: 'active-unacked',
-  value: 23.6,
-  threshold: 23.5,
-  raisedAt: NOW - 60 * MINUTE + id * 1000,
-  ackedAt: null,
-  ackedBy: null,
-  closedAt: null,
-  shelvedUntil: null,
-  comment: null,
-  ...fields,
-});
+const alarm = (id: number, fields: Partial<AlarmRecord> = {}): AlarmRecord =>
+  alarmRecord(id, { deviceId: `OC-${id}`, raisedAt: NOW - 60 * MINUTE + id * 1000, ...fields });
 
 const NO_RAISES: RaiseRecord = new Map();
 
