@@ -2,10 +2,9 @@ import { Box, Chip, Tooltip } from '@mui/material';
 import { useMemo } from 'react';
 import { useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { alarmCounts } from '../../domain/alarms/open';
 import { ALARM_PRIORITIES, type AlarmPriority } from '../../domain/alarms/rules';
 import { newestStanding, standingAlarmsLink } from '../../domain/alarms/signals';
-import { useOpenAlarms } from '../../providers/alarms';
+import { useAlarmCounts, useOpenAlarms } from '../../providers/alarms';
 
 /** High red, medium amber, low neutral; a priority with nothing standing is only outlined. */
 const LOOKS: Record<AlarmPriority, { backgroundColor: string; color: string }> = {
@@ -17,13 +16,14 @@ const NONE_STANDING = { color: 'inherit', borderColor: 'currentColor' } as const
 
 /**
  * The app bar's standing alarms by priority, each a link to the alarm list showing them. The root's data
- * attributes (the counts, and the newest-raised standing alarm's id) come from the same set in the same
- * render, so whoever watches them never sees a count without its alarm.
+ * attributes (the counts, and the newest-raised standing alarm's id) are read from the same held set in
+ * the same render, so whoever watches them never sees a count without its alarm.
  */
 export const AlarmCounts = () => {
   const translate = useTranslate();
+  const counts = useAlarmCounts();
   const open = useOpenAlarms();
-  const { counts, newest } = useMemo(() => ({ counts: alarmCounts(open), newest: newestStanding(open) }), [open]);
+  const newest = useMemo(() => newestStanding(open), [open]);
   return (
     <Box
       data-alarm-counts=""
