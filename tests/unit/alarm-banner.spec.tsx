@@ -146,12 +146,21 @@ describe('the alarm banner and counts', () => {
  */
 class StandInAudioContext extends EventTarget {
   static tones: number[] = [];
+  static last: StandInAudioContext | undefined;
   state: AudioContextState = 'suspended';
+  constructor() {
+    super();
+    StandInAudioContext.last = this;
+  }
   currentTime = 0;
   destination = {};
   resume() {
     this.state = 'running';
     this.dispatchEvent(new Event('statechange'));
+    return Promise.resolve();
+  }
+  suspend() {
+    this.state = 'suspended';
     return Promise.resolve();
   }
   close() {
@@ -174,7 +183,7 @@ describe('the alarm sound', () => {
     StandInAudioContext.tones = [];
   });
 
-  it('is blocked until the first click, then plays the high pattern, and is silenced on request', async () => {
+  it('is blocked until the first click, then plays the high pattern, is silenced on request, and rests once acknowledged', async () => {
     vi.stubGlobal('AudioContext', StandInAudioContext);
     mount([alarm(1)], { role: 'lowUser' });
     await waitFor(() => expect(banner()?.dataset.sound).toBe('blocked'), FIRST_SHOWN);
@@ -186,6 +195,11 @@ describe('the alarm sound', () => {
     fireEvent.click(screen.getByRole('button', { name: '静音 2 分钟' }));
     await waitFor(() => expect(banner()?.dataset.sound).toBe('silenced'));
     within(banner() as HTMLElement).getByText(/^已静音，0[12]:\d\d 后恢复声音$/);
+
+    fireEvent.click(screen.getByRole('button', { name: '确认' }));
+    await waitFor(() => expect(banner()).toBeNull());
+    // Nothing waits: the audio is suspended rather than rendering silence.
+    expect(StandInAudioContext.last?.state).toBe('suspended');
   });
 
   it('ends a silence when a new high alarm is raised, and sounds one medium tone per medium alarm raised', async () => {

@@ -27,18 +27,26 @@ const playOn = (context: AudioContext, { hz, pulses }: TonePattern): void => {
 /**
  * The tab's one AudioContext while the layout shows. Browsers keep audio suspended until the person has
  * clicked or pressed a key on the page, so it is resumed on the first click or key and reported `blocked`
- * until then; `none` where the browser has no Web Audio.
+ * until it has run once; `none` where the browser has no Web Audio. Once allowed, it is suspended again
+ * whenever nothing is `wanted` (a running context renders silence on the audio thread all day) and resumed
+ * for a tone.
  */
-export const useAlarmAudio = () => {
+export const useAlarmAudio = (wanted: boolean) => {
   const context = useRef<AudioContext | undefined>(undefined);
   const [audio, setAudio] = useState<AudioAvailability>(() => (typeof AudioContext === 'undefined' ? 'none' : 'blocked'));
   useEffect(() => {
     if (typeof AudioContext === 'undefined') return undefined;
     const created = new AudioContext();
     context.current = created;
-    const follow = () => setAudio(created.state === 'running' ? 'running' : 'blocked');
+    let allowed = false;
+    const follow = () => {
+      if (created.state !== 'running') return;
+      allowed = true;
+      setAudio('running');
+    };
+    // Only until the browser allows sound: afterwards suspending and resuming is this hook's own doing.
     const resume = () => {
-      if (created.state === 'suspended') created.resume().then(follow, follow);
+      if (!allowed && created.state === 'suspended') created.resume().then(follow, follow);
     };
     created.addEventListener('statechange', follow);
     window.addEventListener('click', resume, true);
@@ -52,8 +60,19 @@ export const useAlarmAudio = () => {
       void created.close();
     };
   }, []);
-  const play = useCallback((pattern: TonePattern) => {
-    if (context.current?.state === 'running') playOn(context.current, pattern);
-  }, []);
+  useEffect(() => {
+    const current = context.current;
+    if (audio !== 'running' || current === undefined) return;
+    void (wanted ? current.resume() : current.suspend());
+  }, [audio, wanted]);
+  const play = useCallback(
+    (pattern: TonePattern) => {
+      const current = context.current;
+      if (audio !== 'running' || current === undefined) return;
+      if (current.state === 'running') playOn(current, pattern);
+      else current.resume().then(() => playOn(current, pattern), () => undefined);
+    },
+    [audio],
+  );
   return { audio, play };
 };

@@ -50,12 +50,13 @@ const useSecondClock = (on: boolean): number => {
  */
 export const useAlarmSignals = () => {
   const open = useOpenAlarms();
-  const { audio, play } = useAlarmAudio();
+  const waiting = open.some((alarm) => isUnacked(alarm) && alarm.priority !== 'low');
+  const { audio, play } = useAlarmAudio(waiting);
   // The raises the live stream reported; the open set's own are added as it is read.
   const [heardRaises, setHeardRaises] = useState<RaiseRecord>(() => new Map());
   const [silence, setSilence] = useState<Silence | undefined>(undefined);
   const announced = useRef(new Set<number>());
-  const now = useSecondClock(open.some((alarm) => isUnacked(alarm) && alarm.priority !== 'low'));
+  const now = useSecondClock(waiting);
   const banner = useMemo(() => chooseBanner(open, withRaises(heardRaises, open, now), now), [open, heardRaises, now]);
   const highIds = useMemo(() => waitingHighIds(open), [open]);
   const silenced = silenceHolds(silence, highIds, now);
