@@ -1,23 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { alarmRecord as alarm } from '../../../tests/fixtures/alarms';
 import { alarmCounts, alarmsByDevice, isStanding, withAlarm } from './open';
-import type { AlarmRecord } from './record';
-
-const alarm = (id: number, fields: Partial<AlarmRecord> = {}): AlarmRecord => ({
-  id,
-  deviceId: 'OC-1',
-  kind: 'o2-high',
-  priority: 'high',
-  state: 'active-unacked',
-  value: 23.6,
-  threshold: 23.5,
-  raisedAt: 1_000 * id,
-  ackedAt: null,
-  ackedBy: null,
-  closedAt: null,
-  shelvedUntil: null,
-  comment: null,
-  ...fields,
-});
 
 describe('the open alarms a tab holds', () => {
   it('takes a new alarm, replaces a changed one and drops a closed one', () => {
