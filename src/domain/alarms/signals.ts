@@ -1,3 +1,4 @@
+import { ALARM_FIGURE_FILTERS } from '../fleetSummary';
 import { isStanding, isUnacked, STANDING_ALARM_STATES } from './open';
 import type { AlarmRecord } from './record';
 import type { AlarmPriority } from './rules';
@@ -28,7 +29,8 @@ export const newestStanding = (open: readonly AlarmRecord[]): AlarmRecord | unde
  * URL: the app bar's counts and the banner's "View all" lead there.
  */
 export const standingAlarmsLink = (priority?: AlarmPriority): string => {
-  const filter = priority === undefined ? { state: STANDING_ALARM_STATES } : { priority, state: STANDING_ALARM_STATES };
+  // A priority's filter is the workplace figure's, so a count and its figure always list the same alarms.
+  const filter = priority === undefined ? { state: STANDING_ALARM_STATES } : ALARM_FIGURE_FILTERS[priority];
   const query = new URLSearchParams({ filter: JSON.stringify(filter), displayedFilters: JSON.stringify(priority === undefined ? {} : { priority: true }) });
   return `/alarms?${query.toString()}`;
 };

@@ -1,5 +1,5 @@
+import { standingAlarmsLink } from '../../domain/alarms/signals';
 import {
-  ALARM_FIGURE_FILTERS,
   CHAMBER_FIGURE_FILTERS,
   orderFigureFilters,
   type AlarmFigure,
@@ -36,10 +36,10 @@ const listUrl = (path: string, filter: WireFilter): string => {
 
 const DEVICE_LIST = '/list/device-manager';
 const ORDER_LIST = '/other/order-list';
-const ALARM_LIST = '/alarms';
 
 export const chamberFigureLink = (figure: Exclude<ChamberFigure, 'total'>): string => listUrl(DEVICE_LIST, CHAMBER_FIGURE_FILTERS[figure]);
 
 export const orderFigureLink = (figure: OrderFigure, day: Pick<FleetSummary, 'from' | 'to'>): string => listUrl(ORDER_LIST, orderFigureFilters(day)[figure]);
 
-export const alarmFigureLink = (figure: AlarmFigure): string => listUrl(ALARM_LIST, ALARM_FIGURE_FILTERS[figure]);
+/** The app bar's count of the same priority leads to the same list. */
+export const alarmFigureLink = (figure: AlarmFigure): string => standingAlarmsLink(figure);
