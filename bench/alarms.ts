@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,10 +8,10 @@ import { connectAlarmChambers, type AlarmChamber, type SentReading } from './ala
 import { ALARMS_PAGE_SCRIPT, type ShownAlarms } from './alarms-page';
 import { launchChromium, signInConsole } from './browser';
 import { ensureBuilt } from './build';
-import { INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, loadAverages, ROOT_DIR, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
+import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, loadAverages, ROOT_DIR, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
 import { percentiles, type Percentiles } from './ingest-load';
 import { BENCH_DEVICE_TYPE, HISTORY_PER_DEVICE, seedIngest, WATCHER } from './ingest-seed';
-import { machine, numberSetting, writeResults } from './report';
+import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
 
 /**
  * `npm run bench:alarms`: how long after the reading that completes an alarm's on-delay does an open
@@ -288,23 +288,10 @@ const main = async (): Promise<number> => {
     const report: AlarmsReport = { ...partial, met: problems.length === 0, misses: problems };
     log(`shown ${report.shown} of ${samples.length}; latency p50 ${report.latencyMs.p50} p95 ${report.latencyMs.p95} p99 ${report.latencyMs.p99} max ${report.latencyMs.max} ms; persisted ${persistedPerSecond}/s`);
     if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT_DIR, writeAlarmsReport(report))} and bench/README.md`);
-    if (problems.length > 0) {
-      log('TARGET MISSED:');
-      for (const problem of problems) log(`  - ${problem}`);
-      return 1;
-    }
-    log('target met');
-    return 0;
+    return verdict(problems);
   } finally {
-    for (const stop of stops.reverse()) await stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp(stops, dataDir);
   }
 };
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench:alarms failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark('bench:alarms', main);

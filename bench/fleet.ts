@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,4 +110,10 @@ export const sampleRows = (file: string) => {
       reader.close();
     },
   };
+};
+
+/** Stops what a run started, the last started first, then deletes its data directory. */
+export const cleanUp = async (stops: readonly (() => unknown)[], dataDir: string): Promise<void> => {
+  for (const stop of [...stops].reverse()) await stop();
+  rmSync(dataDir, { recursive: true, force: true });
 };

@@ -1,15 +1,15 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DevicePatch } from '../src/domain/live';
 import { createEventStreamParser, readEventStream } from '../src/domain/eventStream';
 import { cpuTimeMs } from './children';
-import { INGEST_DEVICES, INGEST_RATE, INGEST_TARGET, INGEST_WATCHED, loadAverage, ran, ROOT_DIR, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
+import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_TARGET, INGEST_WATCHED, loadAverage, ran, ROOT_DIR, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
 import { percentiles, type Percentiles } from './ingest-load';
 import { HISTORY_PER_DEVICE, seedIngest, WATCHER } from './ingest-seed';
-import { machine, numberSetting, writeResults } from './report';
+import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
 
 /**
  * `npm run bench:ingest`: chambers publish QoS 1 telemetry to the server's embedded
@@ -265,24 +265,11 @@ const main = async (): Promise<number> => {
     const report: IngestReport = { ...partial, met: problems.length === 0, misses: problems };
     log(JSON.stringify(report.server, null, 2));
     if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT_DIR, writeIngestReport(report))} and bench/README.md`);
-    if (problems.length > 0) {
-      log('TARGET MISSED:');
-      for (const problem of problems) log(`  - ${problem}`);
-      return 1;
-    }
-    log('targets met');
-    return 0;
+    return verdict(problems);
   } finally {
-    for (const stop of stops.reverse()) await stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp(stops, dataDir);
   }
 };
 
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench:ingest failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark('bench:ingest', main);

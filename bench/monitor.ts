@@ -1,15 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CDPSession, Page } from 'playwright-core';
 import { launchChromium, signInConsole } from './browser';
 import { ensureBuilt } from './build';
-import { loadAverage, startChambers, startFleetServer } from './fleet';
+import { cleanUp, loadAverage, startChambers, startFleetServer } from './fleet';
 import { percentiles, type Percentiles } from './ingest-load';
 import { seedIngest, WATCHER } from './ingest-seed';
 import { PAGE_SCRIPT, type PageRecording } from './monitor-page';
-import { machine, numberSetting, writeResults } from './report';
+import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
 
 /**
  * `npm run bench:monitor`: are the live screens smooth with a fleet reporting? The real server
@@ -244,23 +244,10 @@ const main = async (): Promise<number> => {
       met: results.every((result) => result.misses.length === 0),
     };
     if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT, writeMonitorReport(report))} and bench/README.md`);
-    if (!report.met) {
-      log('TARGET MISSED:');
-      for (const miss of results.flatMap((result) => result.misses)) log(`  - ${miss}`);
-      return 1;
-    }
-    log('targets met');
-    return 0;
+    return verdict(results.flatMap((result) => result.misses));
   } finally {
-    for (const stop of stops.reverse()) await stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp(stops, dataDir);
   }
 };
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench:monitor failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark('bench:monitor', main);
