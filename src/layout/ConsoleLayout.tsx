@@ -12,6 +12,8 @@ import {
 } from 'react-admin';
 import { useOpenAlarmsFeed } from '../providers/alarms';
 import { useLiveStream } from '../providers/live';
+import { AlarmBanner } from './alarms/AlarmBanner';
+import { AlarmCounts } from './alarms/AlarmCounts';
 import { ConsoleFooter } from './ConsoleFooter';
 import { ConsoleMenu } from './ConsoleMenu';
 import { LiveIndicator } from './LiveIndicator';
@@ -49,6 +51,7 @@ const ConsoleAppBar = () => {
       }
       toolbar={
         <>
+          <AlarmCounts />
           <LiveIndicator />
           <MessageBox />
           <LocaleSwitcher />
@@ -83,6 +86,7 @@ export const ConsoleLayout = ({ children }: { children: ReactNode }) => {
       // Without an app bar, no room is kept for it.
       sx={navbar ? undefined : { '& .RaLayout-appFrame': { mt: 0 } }}
     >
+      <AlarmBanner />
       <TabBar />
       <ServerMenuLimit>{children}</ServerMenuLimit>
       {footer && <ConsoleFooter />}
