@@ -8,7 +8,7 @@ import { connectAlarmChambers, type AlarmChamber, type SentReading } from './ala
 import { ALARMS_PAGE_SCRIPT, type ShownAlarms } from './alarms-page';
 import { launchChromium, signInConsole } from './browser';
 import { ensureBuilt } from './build';
-import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, loadAverages, ROOT_DIR, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
+import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, loadAverages, ROOT_DIR, sampleHeld, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
 import { percentiles, type Percentiles } from './ingest-load';
 import { BENCH_DEVICE_TYPE, HISTORY_PER_DEVICE, seedIngest, WATCHER } from './ingest-seed';
 import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
@@ -172,6 +172,8 @@ interface AlarmsReport {
   load: { before: number[]; after: number[] };
   /** Readings the store persisted a second while the alarms were measured. */
   persistedPerSecond: number;
+  /** Readings the server held unsettled, sampled every second while the alarms were measured. */
+  heldBySecond: Percentiles;
   shown: number;
   latencyMs: Percentiles;
   serverMs: Percentiles;
@@ -206,6 +208,7 @@ const writeAlarmsReport = (report: AlarmsReport): string =>
       `| reading that completes the on-delay → alarm painted, p50 / p95 / p99 / max, ms | ${ms(report.latencyMs)} | p99 ≤ ${report.target.p99Ms} |`,
       `| of it in the server: that reading → the alarm's raisedAt, p50 / p95 / p99 / max, ms | ${ms(report.serverMs)} | |`,
       `| raised on the reading that completes the on-delay | ${report.raisedOnTime} of ${report.shown} | |`,
+      `| readings the server held unsettled, sampled each second: p50 / max | ${report.heldBySecond.p50} / ${report.heldBySecond.max} | |`,
       '',
       ...(report.misses.length === 0 ? [] : ['Missed:', '', ...report.misses.map((miss) => `- ${miss}`), '']),
     ];
@@ -252,6 +255,8 @@ const main = async (): Promise<number> => {
     const rows = sampleRows(path.join(dataDir, 'oxygen.db'));
     stops.push(rows.stop);
     const rowsBefore = rows.read();
+    const holding = sampleHeld(server.url);
+    stops.push(holding.stop);
     const started = performance.now();
     const seen = new Set(Object.keys(await shownAlarms(page)));
     const samples: AlarmSample[] = [];
@@ -278,6 +283,7 @@ const main = async (): Promise<number> => {
       onDelayMs,
       load: { before: loadBefore, after: loadAverages() },
       persistedPerSecond,
+      heldBySecond: percentiles(holding.held),
       shown: shown.length,
       latencyMs: percentiles(shown.map((sample) => sample.latencyMs ?? 0)),
       serverMs: percentiles(shown.map((sample) => sample.serverMs ?? 0)),

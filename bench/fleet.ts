@@ -117,3 +117,17 @@ export const cleanUp = async (stops: readonly (() => unknown)[], dataDir: string
   for (const stop of [...stops].reverse()) await stop();
   rmSync(dataDir, { recursive: true, force: true });
 };
+
+/**
+ * What the server holds unsettled (its /healthz `mqtt.pending`), sampled every second: by Little's law,
+ * the wait it adds to every reading.
+ */
+export const sampleHeld = (url: string) => {
+  const held: number[] = [];
+  const timer = setInterval(() => {
+    void fetch(`${url}/healthz`)
+      .then(async (answer) => held.push(((await answer.json()) as { mqtt?: { pending?: number } }).mqtt?.pending ?? 0))
+      .catch(() => undefined);
+  }, 1000);
+  return { held, stop: () => clearInterval(timer) };
+};

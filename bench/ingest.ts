@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { DevicePatch } from '../src/domain/live';
 import { createEventStreamParser, readEventStream } from '../src/domain/eventStream';
 import { cpuTimeMs } from './children';
-import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_TARGET, INGEST_WATCHED, loadAverage, ran, ROOT_DIR, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
+import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_TARGET, INGEST_WATCHED, loadAverage, ran, ROOT_DIR, sampleHeld, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
 import { percentiles, type Percentiles } from './ingest-load';
 import { HISTORY_PER_DEVICE, seedIngest, WATCHER } from './ingest-seed';
 import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
@@ -211,15 +211,9 @@ const main = async (): Promise<number> => {
     const ownCpuBefore = process.cpuUsage();
     streams.state.recording = true;
     const started = performance.now();
-    // What the server holds unsettled (its /healthz), every second: by Little's law, the wait it adds.
-    const held: number[] = [];
-    const holding = setInterval(() => {
-      void fetch(`${server.url}/healthz`)
-        .then(async (answer) => held.push(((await answer.json()) as { mqtt?: { pending?: number } }).mqtt?.pending ?? 0))
-        .catch(() => undefined);
-    }, 1000);
+    const holding = sampleHeld(server.url);
     const run = ran(await chambers.ask({ type: 'run', mode: 'open', ratePerSecond: settings.ratePerSecond, seconds: settings.durationSeconds }));
-    clearInterval(holding);
+    holding.stop();
     streams.state.recording = false;
     const cpuAfter = cpuTimeMs(pid);
     const ownCpu = process.cpuUsage(ownCpuBefore);
@@ -257,7 +251,7 @@ const main = async (): Promise<number> => {
         cpuUsPerMessage: cpuBefore === undefined || cpuAfter === undefined || run.acked === 0 ? null : Math.round(((cpuAfter - cpuBefore) * 1000) / run.acked),
         chambersCpuShare: run.cpuShare,
         measuringCpuShare: Math.round(((ownCpu.user + ownCpu.system) / 1e6 / run.seconds) * 100) / 100,
-        heldBySecond: percentiles(held),
+        heldBySecond: percentiles(holding.held),
         load: loadAverage(),
       },
     };
