@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import autocannon, { type Request, type Result } from 'autocannon';
 import { cpuTimeMs, startChild, type Child } from './children';
-import { machine, misses, numberSetting, table, TARGET, toRow, writeReport, type Measured, type Report, type Row } from './report';
+import { machine, misses, numberSetting, runBenchmark, table, TARGET, toRow, writeReport, type Measured, type Report, type Row } from './report';
 import {
   API_PREFIX,
   devicesScenario,
@@ -291,10 +291,4 @@ function about(factory: (seed: number) => Scenario): { name: string; description
   return { name, description, target };
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench:api failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark('bench:api', main);

@@ -51,7 +51,7 @@ export const percentiles = (values: Float64Array | number[]): Percentiles => {
   return { p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), max: round(sorted.length === 0 ? 0 : (sorted[sorted.length - 1] ?? 0)) };
 };
 
-interface Chamber {
+export interface Chamber {
   id: string;
   client: MqttClient;
   topic: string;
@@ -64,10 +64,11 @@ const send = (answer: LoadAnswer): void => {
   process.send?.(answer);
 };
 
-/** A reading with realistic values; Time strictly increasing per device (a reading is its device and Time). */
-const reading = (chamber: Chamber): string => {
-  const time = Math.max(Date.now(), chamber.lastTime + 1);
-  chamber.lastTime = time;
+/**
+ * A full reading at `time` with realistic values, all of them inside every alarm rule's bands
+ * (docs/alarms.md) unless `oxygen` (RCPi02, %) says otherwise.
+ */
+export const telemetry = (time: number, oxygen?: number): string => {
   const wobble = (time % 1000) / 1000;
   return JSON.stringify({
     Time: time,
@@ -76,7 +77,7 @@ const reading = (chamber: Chamber): string => {
     SS: 'M',
     RCP: Math.round((1.48 + wobble * 0.04) * 1000) / 1000,
     RRD: 42,
-    RCPi02: Math.round((21.4 + wobble * 0.6) * 100) / 100,
+    RCPi02: oxygen ?? Math.round((21.4 + wobble * 0.6) * 100) / 100,
     RGPi02: 93.2,
     RCT: 23.1,
     RCRH: 61.5,
@@ -86,7 +87,15 @@ const reading = (chamber: Chamber): string => {
   });
 };
 
-const connectOne = (url: string, device: BenchDevice, publishes: boolean): Promise<Chamber> =>
+/** The next reading of `chamber`; Time strictly increasing per device (a reading is its device and Time). */
+const reading = (chamber: Chamber): string => {
+  const time = Math.max(Date.now(), chamber.lastTime + 1);
+  chamber.lastTime = time;
+  return telemetry(time);
+};
+
+/** One chamber's MQTT connection, as docs/mqtt.md has a device connect (also bench:alarms' alarm chambers). */
+export const connectChamber = (url: string, device: BenchDevice, publishes: boolean): Promise<Chamber> =>
   new Promise((resolve, reject) => {
     const client = mqtt.connect(url, {
       clientId: device.id,
@@ -108,7 +117,7 @@ const connectAll = async (url: string, devices: BenchDevice[], publish: boolean)
   const started = performance.now();
   const CONCURRENT = 50;
   for (let from = 0; from < devices.length; from += CONCURRENT) {
-    chambers.push(...(await Promise.all(devices.slice(from, from + CONCURRENT).map((device) => connectOne(url, device, publish)))));
+    chambers.push(...(await Promise.all(devices.slice(from, from + CONCURRENT).map((device) => connectChamber(url, device, publish)))));
   }
   return (performance.now() - started) / 1000;
 };

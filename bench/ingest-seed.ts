@@ -8,9 +8,9 @@ import { readingInserter, ROOT, seedAccounts } from './seed';
 
 /**
  * The store of `npm run bench:ingest`, in a fresh SQLite DATA_DIR: the super administrator and a
- * watcher (Level 1) who manages WATCHED of the publishing devices, every device with a secret whose
- * hash is stored as registration stores it (the chambers' process gets the secrets), and
- * HISTORY_PER_DEVICE earlier readings of each publishing device.
+ * watcher (Level 1) who manages WATCHED of the publishing devices and every alarm chamber (bench:alarms),
+ * every device with a secret whose hash is stored as registration stores it (the chambers' process gets
+ * the secrets), and HISTORY_PER_DEVICE earlier readings of each publishing device.
  */
 
 /**
@@ -22,6 +22,9 @@ import { readingInserter, ROOT, seedAccounts } from './seed';
  */
 export const HISTORY_PER_DEVICE = 300;
 
+/** The device type of every seeded device (its alarm rules are the type's). */
+export const BENCH_DEVICE_TYPE = 1;
+
 export const WATCHER = { Account: 'bench-watcher', Code: 'BenchWatch2026' } as const;
 
 export interface IngestFleet {
@@ -29,8 +32,10 @@ export interface IngestFleet {
   publishing: BenchDevice[];
   /** Devices that connect and stay idle (memory per connection). */
   idle: BenchDevice[];
-  /** The watcher's devices (a subset of `publishing`). */
+  /** The watcher's devices: a subset of `publishing`, and every `alarming` one. */
   watched: string[];
+  /** Devices that raise alarms one at a time (bench:alarms), apart from the load; no earlier readings. */
+  alarming: BenchDevice[];
 }
 
 export const ingestEnv = (dataDir: string, mqttPort: number): Env => ({
@@ -49,7 +54,10 @@ const device = (prefix: string, index: number): BenchDevice => {
   return { id, secret: `bench-secret-${id}` };
 };
 
-export const seedIngest = async (dataDir: string, counts: { publishing: number; idle: number; watched: number; history: number }): Promise<IngestFleet> => {
+export const seedIngest = async (
+  dataDir: string,
+  counts: { publishing: number; idle: number; watched: number; history: number; alarming?: number },
+): Promise<IngestFleet> => {
   const config = loadConfig(ingestEnv(dataDir, 0));
   if (config.database.kind !== 'sqlite') throw new Error('bench:ingest runs on SQLite');
   const watcherId = await seedAccounts(config, WATCHER);
@@ -58,21 +66,22 @@ export const seedIngest = async (dataDir: string, counts: { publishing: number; 
     publishing: Array.from({ length: counts.publishing }, (_, index) => device('BENCH', index)),
     idle: Array.from({ length: counts.idle }, (_, index) => device('IDLE', index)),
     watched: [],
+    alarming: Array.from({ length: counts.alarming ?? 0 }, (_, index) => device('ALARM', index)),
   };
   // Every n-th publishing device is watched, so the watched ones are spread over the schedule.
   const every = Math.max(1, Math.floor(counts.publishing / counts.watched));
-  fleet.watched = fleet.publishing.filter((_, index) => index % every === 0).slice(0, counts.watched).map((one) => one.id);
+  fleet.watched = [...fleet.publishing.filter((_, index) => index % every === 0).slice(0, counts.watched), ...fleet.alarming].map((one) => one.id);
 
   const connection = openSqlite(config.database.file, 'NORMAL');
   try {
     const now = Date.now();
     const insertDevice = connection.prepare(
       `insert into devices (id, name, type, permission, location, state, order_num, erd, online, last_seen_at, secret_hash, created_at, updated_at)
-       values (?, ?, 1, 'Open', 'Bench hall', 'Work', null, 0, 0, null, ?, ?, ?)`,
+       values (?, ?, ${BENCH_DEVICE_TYPE}, 'Open', 'Bench hall', 'Work', null, 0, 0, null, ?, ?, ?)`,
     );
     const assign = connection.prepare('insert into account_devices (account_id, device_id, created_at) values (?, ?, ?)');
     connection.transaction(() => {
-      for (const one of [...fleet.publishing, ...fleet.idle]) insertDevice.run(one.id, one.id, hashDeviceSecret(one.secret), now, now);
+      for (const one of [...fleet.publishing, ...fleet.idle, ...fleet.alarming]) insertDevice.run(one.id, one.id, hashDeviceSecret(one.secret), now, now);
       for (const id of fleet.watched) assign.run(watcherId, id, now);
     })();
     const insertReading = readingInserter(connection, seededRandom(20261125));

@@ -1,15 +1,15 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import SqliteDatabase from 'better-sqlite3';
 import type { DevicePatch } from '../src/domain/live';
 import { createEventStreamParser, readEventStream } from '../src/domain/eventStream';
-import { cpuTimeMs, freePort, startChild, type Child } from './children';
-import { percentiles, type LoadAnswer, type LoadCommand, type Percentiles } from './ingest-load';
-import { HISTORY_PER_DEVICE, ingestEnv, seedIngest, WATCHER } from './ingest-seed';
-import { machine, numberSetting, writeResults } from './report';
+import { cpuTimeMs } from './children';
+import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_TARGET, INGEST_WATCHED, loadAverage, ran, ROOT_DIR, sampleHeld, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
+import { percentiles, type Percentiles } from './ingest-load';
+import { HISTORY_PER_DEVICE, seedIngest, WATCHER } from './ingest-seed';
+import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
 
 /**
  * `npm run bench:ingest`: chambers publish QoS 1 telemetry to the server's embedded
@@ -30,25 +30,15 @@ import { machine, numberSetting, writeResults } from './report';
  */
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
-const ROOT_DIR = path.dirname(BENCH_DIR);
-
-export const INGEST_TARGET = { messagesPerSecond: 10_000, ackP99Ms: 200, liveP95Ms: 150, bytesPerIdleConnection: 30 * 1024 } as const;
-
-/**
- * Offered 2.5 % above the target: the window's persisted rate is the offered rate give or take what the
- * server holds at the window's two ends (±1 %), so with exactly 10,000 offered "at least 10,000
- * sustained" read 9,9xx or 10,0xx by chance (bench/README.md). Latencies are measured at this load.
- */
-const DEFAULT_RATE = Math.round(INGEST_TARGET.messagesPerSecond * 1.025);
 
 const settings = {
-  ratePerSecond: numberSetting('BENCH_RATE', DEFAULT_RATE),
+  ratePerSecond: numberSetting('BENCH_RATE', INGEST_RATE),
   durationSeconds: numberSetting('BENCH_DURATION', 60),
   ceilingSeconds: numberSetting('BENCH_CEILING_SECONDS', 15),
-  publishingDevices: numberSetting('BENCH_DEVICES', 2_000),
+  publishingDevices: numberSetting('BENCH_DEVICES', INGEST_DEVICES),
   idleDevices: numberSetting('BENCH_IDLE_DEVICES', 2_000),
   streams: numberSetting('BENCH_STREAMS', 20),
-  watchedDevices: numberSetting('BENCH_WATCHED', 100),
+  watchedDevices: numberSetting('BENCH_WATCHED', INGEST_WATCHED),
   historyPerDevice: numberSetting('BENCH_HISTORY', HISTORY_PER_DEVICE),
   /** The first seconds of the run are not counted in the sustained rate (connections warming up). */
   warmupSeconds: 5,
@@ -58,28 +48,6 @@ const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The chambers' process, and a request/answer over its IPC channel. */
-const startChambers = (): { child: ChildProcess; ask: (command: LoadCommand) => Promise<LoadAnswer> } => {
-  const child = fork(path.join(BENCH_DIR, 'ingest-load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ask = (command: LoadCommand): Promise<LoadAnswer> =>
-    new Promise((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`the chambers' process exited (${String(code)})`));
-      child.once('exit', onExit);
-      child.once('message', (answer: LoadAnswer) => {
-        child.off('exit', onExit);
-        if (answer.type === 'error') reject(new Error(`chambers: ${answer.message}`));
-        else resolve(answer);
-      });
-      child.send(command);
-    });
-  return { child, ask };
-};
-
-const ran = (answer: LoadAnswer) => {
-  if (answer.type !== 'ran') throw new Error(`unexpected answer ${answer.type}`);
-  return answer;
-};
 
 /** A process's resident memory, bytes (Linux /proc). */
 const rssBytes = (pid: number): number => {
@@ -95,17 +63,6 @@ const startCeiling = async (): Promise<{ child: ChildProcess; port: number }> =>
     child.once('message', (message: { port: number }) => resolve(message.port));
   });
   return { child, port };
-};
-
-const signIn = async (url: string): Promise<string> => {
-  const answer = await fetch(`${url}/upstream/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(WATCHER),
-  });
-  const envelope = (await answer.json()) as { data?: { token?: string } };
-  if (!answer.ok || typeof envelope.data?.token !== 'string') throw new Error(`sign-in as ${WATCHER.Account} failed: HTTP ${answer.status}`);
-  return envelope.data.token;
 };
 
 /** Live streams of the watcher: every reading's Time → its arrival, while `recording`. */
@@ -203,25 +160,6 @@ const misses = (report: Omit<IngestReport, 'met' | 'misses'>): string[] => {
   ].filter((miss) => miss !== '');
 };
 
-/** Rows persisted, sampled every second from the store (its newest rowid; readings are only ever added). */
-const sampleRows = (file: string) => {
-  const reader = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
-  const newest = reader.prepare('select coalesce(max(id), 0) as rows from state_records');
-  const read = (): number => (newest.get() as { rows: number }).rows;
-  const samples: { at: number; rows: number }[] = [];
-  const timer = setInterval(() => samples.push({ at: performance.now(), rows: read() }), 1000);
-  return {
-    samples,
-    read,
-    /** Readings stored after the row `after` (the seeded history comes before the run's first). */
-    countAfter: (after: number): number => (reader.prepare('select count(*) as n from state_records where id > ?').get(after) as { n: number }).n,
-    stop: () => {
-      clearInterval(timer);
-      reader.close();
-    },
-  };
-};
-
 const main = async (): Promise<number> => {
   const date = new Date().toISOString();
   const host = machine();
@@ -248,19 +186,13 @@ const main = async (): Promise<number> => {
     log(`ceiling (bare aedes): ${ceilingRate} messages/s, PUBACK p50 ${ceilingRun.ackMs.p50} ms p99 ${ceilingRun.ackMs.p99} ms, chambers' process CPU ${ceilingRun.cpuShare}`);
 
     // The server.
-    const mqttPort = await freePort();
     const profileDir = process.env.BENCH_CPU_PROF;
-    const server: Child = await startChild({
-      entry: 'server/main.ts',
-      cwd: ROOT_DIR,
-      env: ingestEnv(dataDir, mqttPort),
+    const { server, brokerUrl } = await startFleetServer(dataDir, {
       nodeFlags: [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)])],
-      readyPath: '/healthz',
     });
     stops.push(() => server.stop());
     const pid = server.process.pid;
     if (pid === undefined) throw new Error('the server has no pid');
-    const brokerUrl = `mqtt://127.0.0.1:${mqttPort}`;
     await sleep(2000);
     const before = rssBytes(pid);
     await chambers.ask({ type: 'connect', url: brokerUrl, devices: fleet.idle, publish: false });
@@ -269,7 +201,7 @@ const main = async (): Promise<number> => {
     log(`idle connections: ${(bytesPerIdleConnection / 1024).toFixed(1)} KB each (${fleet.idle.length} connected)`);
 
     await chambers.ask({ type: 'connect', url: brokerUrl, devices: fleet.publishing, publish: true });
-    const token = await signIn(server.url);
+    const token = await signInApi(server.url, WATCHER);
     const streams = await openStreams(server.url, token, settings.streams);
     stops.push(streams.close);
     const rows = sampleRows(path.join(dataDir, 'oxygen.db'));
@@ -279,15 +211,9 @@ const main = async (): Promise<number> => {
     const ownCpuBefore = process.cpuUsage();
     streams.state.recording = true;
     const started = performance.now();
-    // What the server holds unsettled (its /healthz), every second: by Little's law, the wait it adds.
-    const held: number[] = [];
-    const holding = setInterval(() => {
-      void fetch(`${server.url}/healthz`)
-        .then(async (answer) => held.push(((await answer.json()) as { mqtt?: { pending?: number } }).mqtt?.pending ?? 0))
-        .catch(() => undefined);
-    }, 1000);
+    const holding = sampleHeld(server.url);
     const run = ran(await chambers.ask({ type: 'run', mode: 'open', ratePerSecond: settings.ratePerSecond, seconds: settings.durationSeconds }));
-    clearInterval(holding);
+    holding.stop();
     streams.state.recording = false;
     const cpuAfter = cpuTimeMs(pid);
     const ownCpu = process.cpuUsage(ownCpuBefore);
@@ -325,32 +251,19 @@ const main = async (): Promise<number> => {
         cpuUsPerMessage: cpuBefore === undefined || cpuAfter === undefined || run.acked === 0 ? null : Math.round(((cpuAfter - cpuBefore) * 1000) / run.acked),
         chambersCpuShare: run.cpuShare,
         measuringCpuShare: Math.round(((ownCpu.user + ownCpu.system) / 1e6 / run.seconds) * 100) / 100,
-        heldBySecond: percentiles(held),
-        load: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
+        heldBySecond: percentiles(holding.held),
+        load: loadAverage(),
       },
     };
     const problems = misses(partial);
     const report: IngestReport = { ...partial, met: problems.length === 0, misses: problems };
     log(JSON.stringify(report.server, null, 2));
     if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT_DIR, writeIngestReport(report))} and bench/README.md`);
-    if (problems.length > 0) {
-      log('TARGET MISSED:');
-      for (const problem of problems) log(`  - ${problem}`);
-      return 1;
-    }
-    log('targets met');
-    return 0;
+    return verdict(problems);
   } finally {
-    for (const stop of stops.reverse()) await stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp(stops, dataDir);
   }
 };
 
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench:ingest failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark('bench:ingest', main);

@@ -1,15 +1,15 @@
-import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type CDPSession, type Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
+import { launchChromium, signInConsole } from './browser';
 import { ensureBuilt } from './build';
-import { freePort, startChild } from './children';
-import { percentiles, type LoadAnswer, type LoadCommand, type Percentiles } from './ingest-load';
-import { ingestEnv, seedIngest, WATCHER } from './ingest-seed';
+import { cleanUp, loadAverage, startChambers, startFleetServer } from './fleet';
+import { percentiles, type Percentiles } from './ingest-load';
+import { seedIngest, WATCHER } from './ingest-seed';
 import { PAGE_SCRIPT, type PageRecording } from './monitor-page';
-import { machine, numberSetting, writeResults } from './report';
+import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
 
 /**
  * `npm run bench:monitor`: are the live screens smooth with a fleet reporting? The real server
@@ -87,7 +87,6 @@ const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const load = (): number => Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
 
 const misses = (result: Omit<ScenarioResult, 'misses'>): string[] => {
   if (!result.counted) return [];
@@ -115,16 +114,8 @@ const perSecond = (before: Metrics, after: Metrics, name: keyof Metrics): number
   return wall > 0 ? Math.round(((after[name] - before[name]) / wall) * 1000) / 1000 : 0;
 };
 
-const signIn = async (page: Page, url: string): Promise<void> => {
-  await page.goto(`${url}/login`);
-  await page.getByLabel('用户名', { exact: true }).fill(WATCHER.Account);
-  await page.getByLabel('密码', { exact: true }).fill(WATCHER.Code);
-  await page.getByRole('button', { name: '登录' }).click();
-  await page.waitForURL('**/dashboard/workplace', { timeout: 60_000 });
-};
-
 const measure = async (page: Page, cdp: CDPSession, url: string, scenario: Scenario, profileDir: string | undefined): Promise<ScenarioResult> => {
-  const loadAtStart = load();
+  const loadAtStart = loadAverage();
   await page.goto(`${url}${scenario.path}`);
   await page.locator(scenario.ready).first().waitFor({ timeout: 60_000 });
   await page.getByRole('status').filter({ hasText: '实时' }).waitFor({ timeout: 60_000 });
@@ -164,7 +155,7 @@ const measure = async (page: Page, cdp: CDPSession, url: string, scenario: Scena
     latencySamples: recording.latenciesMs.length,
     elements: recording.elements,
     listRequests,
-    load: [loadAtStart, load()] as [number, number],
+    load: [loadAtStart, loadAverage()] as [number, number],
   };
   return { ...result, misses: misses(result) };
 };
@@ -215,36 +206,26 @@ const main = async (): Promise<number> => {
   const profileDir = process.env.BENCH_CPU_PROF === undefined ? undefined : path.resolve(process.env.BENCH_CPU_PROF);
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oxygen-bench-monitor-'));
-  const chambers = fork(path.join(BENCH_DIR, 'ingest-load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ask = (command: LoadCommand): Promise<LoadAnswer> =>
-    new Promise((resolve, reject) => {
-      chambers.once('message', (answer: LoadAnswer) => (answer.type === 'error' ? reject(new Error(`chambers: ${answer.message}`)) : resolve(answer)));
-      chambers.send(command);
-    });
-  const stops: (() => unknown)[] = [() => chambers.kill('SIGKILL')];
+  const chambers = startChambers();
+  const stops: (() => unknown)[] = [() => chambers.child.kill('SIGKILL')];
   try {
     // Every chamber in the Level-1 administrator's scope; a few earlier readings each for the readings log.
     const fleet = await seedIngest(dataDir, { publishing: settings.devices, idle: 0, watched: settings.devices, history: 10 });
-    const mqttPort = await freePort();
-    const server = await startChild({ entry: 'server/main.ts', cwd: ROOT, env: { ...ingestEnv(dataDir, mqttPort), CONSOLE_DIR: consoleDir }, readyPath: '/healthz' });
+    const { server, brokerUrl } = await startFleetServer(dataDir, { consoleDir });
     stops.push(() => server.stop());
-    await ask({ type: 'connect', url: `mqtt://127.0.0.1:${mqttPort}`, devices: fleet.publishing, publish: true });
+    await chambers.ask({ type: 'connect', url: brokerUrl, devices: fleet.publishing, publish: true });
     // One run for the whole benchmark; the chambers' process is killed at the end.
-    void ask({ type: 'run', mode: 'open', ratePerSecond: settings.devices * settings.hertz, seconds: 24 * 3600 }).catch(() => undefined);
+    void chambers.ask({ type: 'run', mode: 'open', ratePerSecond: settings.devices * settings.hertz, seconds: 24 * 3600 }).catch(() => undefined);
     log(`${settings.devices} chambers publishing at ${settings.hertz} Hz; console ${path.relative(ROOT, consoleDir) || consoleDir}`);
 
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    const browser = await launchChromium();
     stops.push(() => browser.close());
     const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
     await context.addInitScript(PAGE_SCRIPT);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
-    await signIn(page, server.url);
+    await signInConsole(page, server.url, WATCHER);
 
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
@@ -263,23 +244,10 @@ const main = async (): Promise<number> => {
       met: results.every((result) => result.misses.length === 0),
     };
     if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT, writeMonitorReport(report))} and bench/README.md`);
-    if (!report.met) {
-      log('TARGET MISSED:');
-      for (const miss of results.flatMap((result) => result.misses)) log(`  - ${miss}`);
-      return 1;
-    }
-    log('targets met');
-    return 0;
+    return verdict(results.flatMap((result) => result.misses));
   } finally {
-    for (const stop of stops.reverse()) await stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp(stops, dataDir);
   }
 };
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench:monitor failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark('bench:monitor', main);

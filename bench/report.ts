@@ -175,3 +175,24 @@ export const writeReport = (benchDir: string, report: Report): string =>
       ...(report.misses.length === 0 ? [] : ['Missed:', '', ...report.misses.map((miss) => `- ${miss}`), '']),
     ];
   });
+
+/** Prints what missed the targets, or that none did, and answers the benchmark's exit code (1: missed). */
+export const verdict = (misses: readonly string[]): number => {
+  if (misses.length === 0) {
+    process.stdout.write('targets met\n');
+    return 0;
+  }
+  process.stdout.write(`TARGET MISSED:\n${misses.map((miss) => `  - ${miss}\n`).join('')}`);
+  return 1;
+};
+
+/** Runs a benchmark's `main` and exits with the code it answers; a failure is printed and exits 1. */
+export const runBenchmark = (name: string, main: () => Promise<number>): void => {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+};
