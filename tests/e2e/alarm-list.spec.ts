@@ -40,7 +40,7 @@ describe('the alarm list in Chromium against the real server', () => {
   it('shows a chamber’s alarm as it is raised; shelve, unshelve, acknowledge; a client acknowledges only; the page keeps the history', async () => {
     const secrets = await registerHall(e2e.server.url, { hall: 'E2E 报警厅', ids: [CHAMBER], Type: 1, toClient: [CHAMBER] });
     const operator = await signedIn('admin', 'Admin2026');
-    await operator.getByRole('link', { name: '报警', exact: true }).click();
+    await operator.getByTestId('console-menu').getByRole('menuitem', { name: '报警', exact: true }).click();
     await operator.waitForURL('**/alarms**');
     await operator.getByRole('status').filter({ hasText: '实时' }).waitFor();
     expect(await rowOf(operator).count()).toBe(0);

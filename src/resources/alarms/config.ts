@@ -75,7 +75,7 @@ export const alarmsConfig = defineResource({
     value: { kind: 'number', min: -1_000, max: 1_000, unitBy: inKindUnit, views: ['list', 'show'] },
     threshold: { kind: 'number', min: -1_000, max: 1_000, unitBy: inKindUnit, views: ['list', 'show'] },
     raisedAt: { kind: 'datetime', required: true, views: ['list', 'filter', 'sort', 'show'] },
-    ackedAt: { kind: 'datetime', views: ['list', 'sort', 'show'] },
+    ackedAt: { kind: 'datetime', views: ['sort', 'show'] },
     ackedBy: { kind: 'text', maxLength: 64, views: ['show'] },
     closedAt: { kind: 'datetime', views: ['sort', 'show'] },
     shelvedUntil: { kind: 'datetime', views: ['show'] },

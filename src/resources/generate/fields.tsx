@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { Chip } from '@mui/material';
+import { Chip, Typography } from '@mui/material';
 import {
   DateField,
   NumberField,
@@ -54,7 +54,11 @@ const NumberInUnit = ({ source, unitBy }: ColumnProps & { unitBy: UnitBy }) => {
   if (typeof value !== 'number') return null;
   const unit = unitNamedBy(unitBy, record);
   const number = value.toLocaleString(locale, { maximumFractionDigits: 2 });
-  return <span style={oneLine}>{unit ? `${number} ${translate(`crud.units.${unit}`)}` : number}</span>;
+  return (
+    <Typography component="span" variant="body2" sx={oneLine}>
+      {unit ? `${number} ${translate(`crud.units.${unit}`)}` : number}
+    </Typography>
+  );
 };
 
 const hasTones = (field: EnumFieldConfig): field is EnumFieldConfig & { tones: NonNullable<EnumFieldConfig['tones']> } => field.tones !== undefined;

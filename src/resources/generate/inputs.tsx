@@ -66,7 +66,8 @@ export const inputElement = (
       return <NumberInput key={inputSource} {...common} min={field.min} max={field.max} step={field.integer ? 1 : 0.01} />;
     case 'enum':
       return asFilter && field.filterMany ? (
-        <SelectArrayInput key={inputSource} {...common} choices={choicesOf(config, source, field)} />
+        // Its chosen values wrap rather than widen the filter bar past the page (five states in English).
+        <SelectArrayInput key={inputSource} {...common} choices={choicesOf(config, source, field)} sx={{ maxWidth: 420 }} />
       ) : (
         <SelectInput key={inputSource} {...common} choices={choicesOf(config, source, field)} />
       );
