@@ -14,7 +14,9 @@ const delay = { kind: 'number', integer: true, min: 0, max: 3600, unit: 'second'
  * The alarm rules of each device type, served by `GET /api/v1/alarm-rules` and `/:id`, edited by an admin
  * with `PUT /api/v1/alarm-rules/:id` (server/alarms/routes.ts and rule-edit.ts, which validates with this
  * configuration's edit fields; docs/alarms.md "Rules" and "Tuning"). The console lists them for every role
- * and offers the edit form to whom the policy lets edit; a type shows by its name.
+ * and offers the edit form to whom the policy lets edit; a type shows by its name. A rule's number, whether
+ * the limit itself alarms, its off-delay and when it changed are in the list's column chooser, so a row
+ * keeps to a laptop's width in English.
  */
 export const alarmRulesConfig = defineResource({
   name: 'alarm-rules',
@@ -24,7 +26,7 @@ export const alarmRulesConfig = defineResource({
   defaultSort: { field: 'id', order: 'ASC' },
   adapter: 'rest',
   fields: {
-    id: { kind: 'number', integer: true, min: 1, max: 1_000_000, views: ['list', 'sort', 'show'] },
+    id: { kind: 'number', integer: true, min: 1, max: 1_000_000, views: ['sort', 'show'] },
     deviceType: {
       kind: 'number',
       integer: true,
@@ -40,12 +42,12 @@ export const alarmRulesConfig = defineResource({
     below: limit,
     highAbove: limit,
     highBelow: limit,
-    atLimit: { kind: 'boolean', required: true, views: ['list', 'show', 'edit'] },
+    atLimit: { kind: 'boolean', required: true, views: ['show', 'edit'] },
     onDelayS: delay,
-    offDelayS: delay,
+    offDelayS: { ...delay, views: ['show', 'edit'] },
     deadband: { kind: 'number', min: 0, max: 50, unitBy: inKindUnit, required: true, views: ['list', 'show', 'edit'] },
     enabled: { kind: 'boolean', required: true, views: ['list', 'filter', 'show', 'edit'] },
-    updatedAt: { kind: 'datetime', required: true, views: ['list', 'sort', 'show'] },
+    updatedAt: { kind: 'datetime', required: true, views: ['sort', 'show'] },
   },
   labels: {
     'zh-CN': {
