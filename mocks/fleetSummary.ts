@@ -1,5 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import {
+  ALARM_FIGURE_FILTERS,
   CHAMBER_FIGURE_FILTERS,
   FLEET_SUMMARY_PATH,
   fleetSummaryQuerySchema,
@@ -10,7 +11,7 @@ import {
   type SessionSpan,
 } from '../src/domain/fleetSummary';
 import { applyListQuery, MAX_PAGE_SIZE, type ListBody } from '../src/resources/query';
-import { auditLogConfig } from '../src/resources/audit-log/config';
+import { alarmsConfig } from '../src/resources/alarms/config';
 import { devicesConfig } from '../src/resources/devices/config';
 import { ordersConfig } from '../src/resources/orders/config';
 import type { WireRecord } from '../src/resources/model';
@@ -27,18 +28,17 @@ const DAY_MS = 86_400_000;
  */
 export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<string, WireRecord[]>, check: AccessCheck) => {
   const table = (name: string) => tables.get(name) ?? [];
-  const found = (config: typeof devicesConfig | typeof ordersConfig | typeof auditLogConfig, filter: ListBody['filter']) =>
+  const found = (config: typeof devicesConfig | typeof ordersConfig | typeof alarmsConfig, filter: ListBody['filter']) =>
     applyListQuery(config, table(config.name), { current: 1, pageSize: MAX_PAGE_SIZE, filter }).list;
   const counted = (config: Parameters<typeof found>[0], filter: ListBody['filter']) => found(config, filter).length;
 
-  /** Session starts joined with their orders, as the server reads them: finished today, or still run by their chamber. */
+  /** Bookings used since a day before the day, as the server reads them: finished today, or still run by their chamber. */
   const sessionsOfDay = (day: { from: number }, now: number): SessionSpan[] =>
-    found(auditLogConfig, { action: 'order.used', at: { gte: day.from - DAY_MS, lte: now } }).flatMap((entry) => {
-      const order = table(ordersConfig.name).find((record) => record.OrderNum === entry.targetId && record.Id === entry.deviceId);
-      const device = table(devicesConfig.name).find((record) => record.Id === entry.deviceId);
-      const end = typeof order?.FinishTime === 'number' ? order.FinishTime : undefined;
-      const running = end === undefined && order !== undefined && device?.OrderNum === order.OrderNum;
-      return (end !== undefined && end >= day.from) || running ? [{ start: Number(entry.at), end }] : [];
+    found(ordersConfig, { UseTime: { gte: day.from - DAY_MS, lte: now } }).flatMap((order) => {
+      const device = table(devicesConfig.name).find((record) => record.Id === order.Id);
+      const end = typeof order.FinishTime === 'number' ? order.FinishTime : undefined;
+      const running = end === undefined && device?.OrderNum === order.OrderNum;
+      return (end !== undefined && end >= day.from) || running ? [{ start: Number(order.UseTime), end }] : [];
     });
 
   return [
@@ -64,7 +64,12 @@ export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<strin
           bookings: counted(ordersConfig, orderFilters.bookings),
           used: counted(ordersConfig, orderFilters.used),
           expired: counted(ordersConfig, orderFilters.expired),
-          sessions: counted(auditLogConfig, orderFilters.sessions),
+          sessions: counted(ordersConfig, orderFilters.sessions),
+        },
+        alarms: {
+          high: counted(alarmsConfig, ALARM_FIGURE_FILTERS.high),
+          medium: counted(alarmsConfig, ALARM_FIGURE_FILTERS.medium),
+          low: counted(alarmsConfig, ALARM_FIGURE_FILTERS.low),
         },
         utilisation: utilisationByHour(sessionsOfDay(day, now), day, now, chambers.total),
       };

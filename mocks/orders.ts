@@ -1,4 +1,5 @@
 import { http, HttpResponse } from 'msw';
+import type { AlarmRecord } from '../src/domain/alarms/record';
 import { REPORT_READINGS, type SessionReading, type SessionReport } from '../src/domain/sessionReport';
 import { seededRandomFor } from '../src/domain/random';
 import type { WireRecord } from '../src/resources/model';
@@ -67,6 +68,11 @@ const sessionReadings = (order: WireRecord, from: number, to: number): SessionRe
 export const orderHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, commands: CommandLog) => {
   const orders = tables.get('orders') ?? [];
   const devices = tables.get('devices') ?? [];
+  /** The chamber's alarms raised in [from, to], oldest first, as the server answers them. */
+  const alarmsRaised = (deviceId: unknown, from: number, to: number) =>
+    ((tables.get('alarms') ?? []) as unknown as AlarmRecord[])
+      .filter((alarm) => alarm.deviceId === deviceId && alarm.raisedAt >= from && alarm.raisedAt <= to)
+      .sort((a, b) => a.raisedAt - b.raisedAt || a.id - b.id);
   const url = `${restBase}/${ORDERS_PATH}`;
   const refuse = (request: Request, action: string) => {
     const refusal = refusalOf(request, check, { resource: 'orders', action });
@@ -172,6 +178,7 @@ export const orderHandlers = (restBase: string, tables: Map<string, WireRecord[]
                   issuedAt: Number(command.issuedAt),
                   answeredAt: command.answeredAt === null ? null : Number(command.answeredAt),
                 })),
+        alarms: from === null ? [] : alarmsRaised(order.Id, from, to),
       };
       return HttpResponse.json(report);
     }),

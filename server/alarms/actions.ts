@@ -2,10 +2,12 @@ import type { Updateable } from 'kysely';
 import type { AlarmRecord, AlarmTransition } from '../../src/domain/alarms/record';
 import { nextAlarmState, type OperatorInput } from '../../src/domain/alarms/states';
 import type { AuditAction } from '../../src/domain/audit';
+import type { MessageNotice } from '../../src/domain/live';
 import type { AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
 import { badInput, notFound } from '../http/envelope';
+import { announceMessages } from '../messages/post';
 import type { Viewer } from '../scope/service';
 import { alarmScope } from './list';
 import { changeAlarm, recordOf, stateOf } from './store';
@@ -41,8 +43,9 @@ const commentOf = (action: OperatorAction): string | null => ('reason' in action
 
 /**
  * An operator's action on one alarm the viewer sees (docs/alarms.md, "States" and "Rights"): the change,
- * its transition and audit entry in one transaction, then the live `alarm` event. An alarm out of scope is
- * not found, like one that does not exist; an action its state does not allow is refused, naming the alarm.
+ * its transition, audit entry and messages in one transaction, then the live `alarm` and `message` events.
+ * An alarm out of scope is not found, like one that does not exist; an action its state does not allow is
+ * refused, naming the alarm.
  */
 export const actOnAlarm = async (
   ctx: Pick<AppContext, 'db' | 'now' | 'live'>,
@@ -52,19 +55,21 @@ export const actOnAlarm = async (
   action: OperatorAction,
 ): Promise<AlarmRecord> => {
   const at = ctx.now();
+  const notices: MessageNotice[] = [];
   const row = await ctx.db.transaction().execute(async (trx) => {
     const alarm = await alarmScope(trx, viewer).selectAll('a').where('a.id', '=', id).executeTakeFirst();
     if (alarm === undefined) throw notFound();
     const to = nextAlarmState(stateOf(alarm), action.input, { condition: alarm.condition === 1, suppressed: false });
     const refused = badInput(`alarm.cannot.${action.input}`, { id });
     if (to === undefined) throw refused;
-    const after = await changeAlarm(trx, alarm, { to, columns: columnsOf(action, actor, at), action: AUDITED[action.input], comment: commentOf(action) }, actor, at);
+    const after = await changeAlarm(trx, alarm, { to, columns: columnsOf(action, actor, at), action: AUDITED[action.input], comment: commentOf(action) }, actor, at, notices);
     // Moved by the engine or another operator since it was read.
     if (after === undefined) throw refused;
     return after;
   });
   const record = recordOf(row);
   ctx.live.publish({ type: 'alarm', data: record });
+  announceMessages(ctx, notices);
   return record;
 };
 

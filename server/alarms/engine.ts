@@ -1,10 +1,12 @@
 import { evaluateEvent, evaluateReading, newDeviceTracks, type DeviceTracks, type RuleEvent } from '../../src/domain/alarms/evaluator';
 import { DEFAULT_ALARM_RULES, PRIORITY_RANK, VITAL_KINDS, type AlarmKind, type AlarmPriority } from '../../src/domain/alarms/rules';
 import { nextAlarmState } from '../../src/domain/alarms/states';
+import type { MessageNotice } from '../../src/domain/live';
 import type { Telemetry } from '../../src/domain/mqtt/payloads';
 import type { AppContext } from '../context';
 import { SYSTEM_ACTOR } from '../audit/trail';
 import type { AlarmRow } from '../db/schema';
+import { announceMessages } from '../messages/post';
 import type { LimitedLog } from '../telemetry/log';
 import { loadRules, type RulesByType } from './rules';
 import { changeAlarm, openAlarm, openAlarmsOf, recordOf, stateOf } from './store';
@@ -81,6 +83,7 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
     const context = new Map(
       (await db.selectFrom('devices').select(['id', 'state', 'session_oc']).where('id', 'in', ids).execute()).map((row) => [row.id, row]),
     );
+    const notices: MessageNotice[] = [];
     const changed = await db.transaction().execute(async (trx) => {
       const rows: AlarmRow[] = [];
       const open = new Map((await openAlarmsOf(trx, ids)).map((row) => [`${row.device_id} ${row.kind}`, row]));
@@ -94,16 +97,16 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
           if (event.type === 'clear') {
             if (current === undefined) continue;
             const to = nextAlarmState(stateOf(current), 'clear', { condition: false, suppressed }) ?? stateOf(current);
-            row = await changeAlarm(trx, current, { to, columns: { condition: 0 }, action: 'alarm.change' }, SYSTEM_ACTOR, at);
+            row = await changeAlarm(trx, current, { to, columns: { condition: 0 }, action: 'alarm.change' }, SYSTEM_ACTOR, at, notices);
           } else if (current === undefined) {
             if (event.type === 'escalate') continue;
-            row = await openAlarm(trx, { deviceId, kind, priority: event.level, state: suppressed ? 'suppressed' : 'active-unacked', value: event.value, threshold: event.threshold }, SYSTEM_ACTOR, at);
+            row = await openAlarm(trx, { deviceId, kind, priority: event.level, state: suppressed ? 'suppressed' : 'active-unacked', value: event.value, threshold: event.threshold }, SYSTEM_ACTOR, at, notices);
           } else {
             const raises = event.type === 'raise' ? nextAlarmState(stateOf(current), 'raise', { condition: true, suppressed }) : undefined;
             const higher = PRIORITY_RANK[event.level] > PRIORITY_RANK[current.priority as AlarmPriority];
             if (raises === undefined && !higher && current.condition === 1) continue;
             const columns = { condition: 1, ...(higher || raises !== undefined ? { priority: higher ? event.level : current.priority, value: event.value, threshold: event.threshold } : {}) };
-            row = await changeAlarm(trx, current, { to: raises ?? stateOf(current), columns, action: 'alarm.change' }, SYSTEM_ACTOR, at);
+            row = await changeAlarm(trx, current, { to: raises ?? stateOf(current), columns, action: 'alarm.change' }, SYSTEM_ACTOR, at, notices);
           }
           if (row === undefined) continue;
           rows.push(row);
@@ -114,6 +117,7 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
       return rows;
     });
     for (const row of changed) ctx.live.publish({ type: 'alarm', data: recordOf(row) });
+    announceMessages(ctx, notices);
   };
 
   const readingsStored = (readings: readonly (Telemetry & { Id: string })[]): void => {
@@ -154,8 +158,10 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
         if (device !== undefined) device.type = row.type;
       }
     }
-    const changed = await sweepAlarms(db, ctx.now());
+    const notices: MessageNotice[] = [];
+    const changed = await sweepAlarms(db, ctx.now(), notices);
     for (const row of changed) ctx.live.publish({ type: 'alarm', data: recordOf(row) });
+    announceMessages(ctx, notices);
   };
 
   let timer: NodeJS.Timeout | undefined;

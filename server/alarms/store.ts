@@ -2,12 +2,16 @@ import { sql, type Kysely, type Updateable } from 'kysely';
 import type { AlarmRecord } from '../../src/domain/alarms/record';
 import type { AlarmKind, AlarmPriority, AlarmState } from '../../src/domain/alarms/rules';
 import type { AuditAction } from '../../src/domain/audit';
+import type { MessageNotice } from '../../src/domain/live';
 import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AlarmRow, DB } from '../db/schema';
+import { alarmMessages } from '../messages/alarms';
 
 /**
  * Alarm rows and their transitions (docs/alarms.md, "States"): every change of state is a row of
- * alarm_transitions and an audit entry, written in the caller's transaction with the change itself.
+ * alarm_transitions and an audit entry, and every change its messages to the accounts that see the device
+ * (docs/messages.md), written in the caller's transaction with the change itself. The messages' live
+ * events are collected in `notices` when given, for the caller to announce once the transaction commits.
  */
 
 type AlarmsTable = DB['alarms'];
@@ -54,7 +58,13 @@ export interface NewAlarm {
  * Opens an alarm, unless one of its device and rule is open already (the partial unique index decides,
  * whatever races): answers the new row, or undefined.
  */
-export const openAlarm = async (db: Kysely<DB>, alarm: NewAlarm, actor: AuditActor, at: number): Promise<AlarmRow | undefined> => {
+export const openAlarm = async (
+  db: Kysely<DB>,
+  alarm: NewAlarm,
+  actor: AuditActor,
+  at: number,
+  notices: MessageNotice[] = [],
+): Promise<AlarmRow | undefined> => {
   const row = await db
     .insertInto('alarms')
     .values({
@@ -71,7 +81,9 @@ export const openAlarm = async (db: Kysely<DB>, alarm: NewAlarm, actor: AuditAct
     .onConflict((conflict) => conflict.columns(['device_id', 'kind']).where('state', '<>', sql.lit('closed')).doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (row !== undefined) await remember(db, row, null, actor, 'alarm.raise', null, at);
+  if (row === undefined) return undefined;
+  await remember(db, row, null, actor, 'alarm.raise', null, at);
+  notices.push(...(await alarmMessages(db, undefined, row, at)));
   return row;
 };
 
@@ -87,7 +99,14 @@ export interface AlarmChange {
  * Changes `alarm` if it is still in the state it was read in (another process may have moved it since):
  * answers the row after, or undefined when it had moved. A change of state is a transition.
  */
-export const changeAlarm = async (db: Kysely<DB>, alarm: AlarmRow, change: AlarmChange, actor: AuditActor, at: number): Promise<AlarmRow | undefined> => {
+export const changeAlarm = async (
+  db: Kysely<DB>,
+  alarm: AlarmRow,
+  change: AlarmChange,
+  actor: AuditActor,
+  at: number,
+  notices: MessageNotice[] = [],
+): Promise<AlarmRow | undefined> => {
   const closing = change.to === 'closed' && alarm.state !== 'closed';
   const row = await db
     .updateTable('alarms')
@@ -96,7 +115,9 @@ export const changeAlarm = async (db: Kysely<DB>, alarm: AlarmRow, change: Alarm
     .where('state', '=', alarm.state)
     .returningAll()
     .executeTakeFirst();
-  if (row !== undefined && change.to !== alarm.state) await remember(db, row, stateOf(alarm), actor, change.action, change.comment ?? null, at);
+  if (row === undefined) return undefined;
+  if (change.to !== alarm.state) await remember(db, row, stateOf(alarm), actor, change.action, change.comment ?? null, at);
+  notices.push(...(await alarmMessages(db, alarm, row, at)));
   return row;
 };
 

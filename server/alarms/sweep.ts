@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { VITAL_KINDS, type AlarmKind } from '../../src/domain/alarms/rules';
+import type { MessageNotice } from '../../src/domain/live';
 import { nextAlarmState, type AlarmInput } from '../../src/domain/alarms/states';
 import { SYSTEM_ACTOR } from '../audit/trail';
 import type { AlarmRow, DB } from '../db/schema';
@@ -11,9 +12,9 @@ import { changeAlarm, stateOf } from './store';
  *   - an open alarm of a device now in Repair (or a vital rule's outside a session) becomes suppressed, and
  *     a suppressed one whose suppression ended comes back (or closes).
  * Each change is conditional on the state it was read in, so several server processes sweeping one store
- * change each alarm once. Answers the rows changed.
+ * change each alarm once. Answers the rows changed; their messages' live events are added to `notices`.
  */
-export const sweepAlarms = async (db: Kysely<DB>, now: number): Promise<AlarmRow[]> => {
+export const sweepAlarms = async (db: Kysely<DB>, now: number, notices: MessageNotice[] = []): Promise<AlarmRow[]> => {
   const open = await db
     .selectFrom('alarms as a')
     .innerJoin('devices as d', 'd.id', 'a.device_id')
@@ -35,7 +36,7 @@ export const sweepAlarms = async (db: Kysely<DB>, now: number): Promise<AlarmRow
       const to = nextAlarmState(stateOf(row), input, { condition: row.condition === 1, suppressed: input === 'suppress' });
       if (to === undefined) continue;
       const columns = input === 'unshelve' ? { shelved_until: null } : {};
-      const after = await changeAlarm(trx, row, { to, columns, action: input === 'unshelve' ? 'alarm.unshelve' : 'alarm.change' }, SYSTEM_ACTOR, now);
+      const after = await changeAlarm(trx, row, { to, columns, action: input === 'unshelve' ? 'alarm.unshelve' : 'alarm.change' }, SYSTEM_ACTOR, now, notices);
       if (after !== undefined) changed.push(after);
     }
     return changed;

@@ -8,7 +8,8 @@ import type { Database, DatabaseKind } from './database';
  * values in their check constraints are written out here, not imported, so a migration never changes.
  * 0005 adds the audit trail; 0006 and 0007 what telemetry and commands keep; 0008 the
  * device list's sort indexes; 0009 the message box; 0012 the readings' rollups (docs/ingest.md, "Rollups");
- * 0013 the device types, seeded with five named ones; 0014 the safety alarms.
+ * 0013 the device types, seeded with five named ones; 0014 the safety alarms; 0016 the orders' indexes by
+ * booking time and session start; 0017 the alarms' messages.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -449,6 +450,39 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       async down(db: Kysely<unknown>) {
         await db.schema.alterTable('orders').dropColumn('cancelled_at').execute();
         await db.schema.alterTable('orders').dropColumn('used_at').execute();
+      },
+    },
+    '0016_orders_set_t_used_at': {
+      async up(db: Kysely<unknown>) {
+        // The expiry sweeper's open bookings by booking time (server/orders/expiry.ts): only the open ones, so
+        // a sweep that finds none reads none of the bookings used long ago. Its predicate is isOpenBooking's
+        // (server/orders/booking.ts): a query repeating it may use the index on both stores.
+        await db.schema
+          .createIndex('orders_open_set_t')
+          .on('orders')
+          .columns(['set_t', 'id'])
+          .where((eb) => eb.and([eb(sql.ref('is_used'), '=', 0), eb(sql.ref('is_pass'), '=', 0), eb(sql.ref('finished_at'), 'is', null), eb(sql.ref('cancelled_at'), 'is', null)]))
+          .execute();
+        // The day's bookings and the sessions started in it (the workplace's figures, the order list's filters).
+        await db.schema.createIndex('orders_set_t').on('orders').columns(['set_t', 'id']).execute();
+        await db.schema.createIndex('orders_used_at').on('orders').columns(['used_at', 'id']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const index of ['orders_used_at', 'orders_set_t', 'orders_open_set_t']) await db.schema.dropIndex(index).execute();
+      },
+    },
+    '0017_messages_alarm_id': {
+      async up(db: Kysely<unknown>) {
+        // The alarm a message is about (docs/messages.md): its todos are found by it and read once it is acknowledged.
+        await db.schema.alterTable('messages').addColumn('alarm_id', 'bigint').execute();
+        await db.schema.createIndex('messages_alarm_id').on('messages').column('alarm_id').execute();
+        // Who sees a device: the super administrators (found by level) and the accounts it is assigned to.
+        await db.schema.createIndex('accounts_level').on('accounts').column('level').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('accounts_level').execute();
+        await db.schema.dropIndex('messages_alarm_id').execute();
+        await db.schema.alterTable('messages').dropColumn('alarm_id').execute();
       },
     },
   };

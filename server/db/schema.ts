@@ -190,6 +190,8 @@ interface MessagesTable {
   created_at: number;
   /** Null while unread. */
   read_at: number | null;
+  /** The alarm an alarm kind's message is about; null for the other kinds. */
+  alarm_id: number | null;
 }
 
 /** The rollups' column prefix of each history reading (src/domain/history.ts). */

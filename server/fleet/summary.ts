@@ -1,13 +1,16 @@
 import { sql, type Kysely } from 'kysely';
+import { STANDING_ALARM_STATES } from '../../src/domain/alarms/open';
 import { localDay, utilisationByHour, type FleetSummary, type SessionSpan } from '../../src/domain/fleetSummary';
+import { alarmScope } from '../alarms/list';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
 import { deviceScope, type Viewer } from '../scope/service';
 
 /**
- * The workplace's figures for one account (src/domain/fleetSummary.ts, docs/monitoring.md): four
- * aggregate reads over the chambers, orders and session starts of its scope. Each condition is the one
- * of the list filter its figure links to (CHAMBER_FIGURE_FILTERS, orderFigureFilters), written in SQL.
+ * The workplace's figures for one account (src/domain/fleetSummary.ts, docs/monitoring.md): five
+ * aggregate reads over the chambers, orders, sessions and standing alarms of its scope. Each condition is
+ * the one of the list filter its figure links to (CHAMBER_FIGURE_FILTERS, orderFigureFilters,
+ * ALARM_FIGURE_FILTERS), written in SQL.
  */
 
 const DAY_MS = 86_400_000;
@@ -31,20 +34,35 @@ const chamberCounts = async (db: Kysely<DB>, viewer: Viewer): Promise<FleetSumma
   return { ...counts, offline: counts.total - counts.online };
 };
 
-const bookingCounts = async (db: Kysely<DB>, viewer: Viewer, day: { from: number; to: number }) => {
+/** The orders of the viewer's chambers. */
+const scopedOrders = (db: Kysely<DB>, viewer: Viewer) => {
   const scope = deviceScope(db, viewer);
-  const base = db.selectFrom('orders as o').where('o.set_t', '>=', day.from).where('o.set_t', '<=', day.to);
-  const row = await (scope === undefined ? base : base.where('o.device_id', 'in', scope))
+  const base = db.selectFrom('orders as o');
+  return scope === undefined ? base : base.where('o.device_id', 'in', scope);
+};
+
+const bookingCounts = async (db: Kysely<DB>, viewer: Viewer, day: { from: number; to: number }) => {
+  const row = await scopedOrders(db, viewer)
+    .where('o.set_t', '>=', day.from)
+    .where('o.set_t', '<=', day.to)
     .select([sql<number>`count(*)`.as('bookings'), countWhen(sql`o.is_used = 1`).as('used'), countWhen(sql`o.is_pass = 1`).as('expired')])
     .executeTakeFirstOrThrow();
   return { bookings: Number(row.bookings), used: Number(row.used), expired: Number(row.expired) };
 };
 
-/** The `order.used` entries of the viewer's chambers recorded in [from, to]: each is a session's start. */
-const sessionStarts = (db: Kysely<DB>, viewer: Viewer, from: number, to: number) => {
-  const scope = deviceScope(db, viewer);
-  const base = db.selectFrom('audit_log as a').where('a.action', '=', 'order.used').where('a.at', '>=', from).where('a.at', '<=', to);
-  return scope === undefined ? base : base.where('a.device_id', 'in', scope);
+/** The bookings of the viewer's chambers used in [from, to]: each is a session's start (UseTime). */
+const sessionStarts = (db: Kysely<DB>, viewer: Viewer, from: number, to: number) =>
+  scopedOrders(db, viewer).where('o.used_at', '>=', from).where('o.used_at', '<=', to);
+
+/** The viewer's standing alarms by priority. */
+const standingAlarms = async (db: Kysely<DB>, viewer: Viewer): Promise<FleetSummary['alarms']> => {
+  const rows = await alarmScope(db, viewer)
+    .where('a.state', 'in', STANDING_ALARM_STATES)
+    .select(['a.priority', sql<number>`count(*)`.as('n')])
+    .groupBy('a.priority')
+    .execute();
+  const count = (priority: string) => Number(rows.find((row) => row.priority === priority)?.n ?? 0);
+  return { high: count('high'), medium: count('medium'), low: count('low') };
 };
 
 /**
@@ -54,10 +72,9 @@ const sessionStarts = (db: Kysely<DB>, viewer: Viewer, from: number, to: number)
  */
 const sessionsOfDay = async (db: Kysely<DB>, viewer: Viewer, day: { from: number }, now: number): Promise<SessionSpan[]> => {
   const rows = await sessionStarts(db, viewer, day.from - DAY_MS, now)
-    .innerJoin('orders as o', (join) => join.onRef('o.order_num', '=', 'a.target_id').onRef('o.device_id', '=', 'a.device_id'))
     .innerJoin('devices as d', 'd.id', 'o.device_id')
     .where((eb) => eb.or([eb('o.finished_at', '>=', day.from), eb.and([eb('o.finished_at', 'is', null), eb('d.order_num', '=', eb.ref('o.order_num'))])]))
-    .select(['a.at as start', 'o.finished_at as end'])
+    .select(['o.used_at as start', 'o.finished_at as end'])
     .execute();
   return rows.map((row) => ({ start: Number(row.start), end: row.end === null ? undefined : Number(row.end) }));
 };
@@ -66,17 +83,19 @@ const sessionsOfDay = async (db: Kysely<DB>, viewer: Viewer, day: { from: number
 export const fleetSummary = async (ctx: Pick<AppContext, 'db' | 'now'>, viewer: Viewer, tz: number): Promise<FleetSummary> => {
   const now = ctx.now();
   const day = localDay(now, tz);
-  const [chambers, bookings, sessions, spans] = await Promise.all([
+  const [chambers, bookings, sessions, spans, alarms] = await Promise.all([
     chamberCounts(ctx.db, viewer),
     bookingCounts(ctx.db, viewer, day),
     sessionStarts(ctx.db, viewer, day.from, day.to).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
     sessionsOfDay(ctx.db, viewer, day, now),
+    standingAlarms(ctx.db, viewer),
   ]);
   return {
     ...day,
     at: now,
     chambers,
     orders: { ...bookings, sessions: Number(sessions.n) },
+    alarms,
     utilisation: utilisationByHour(spans, day, now, chambers.total),
   };
 };

@@ -80,6 +80,16 @@ const enUS = {
   'box.deviceAssignment.title': 'Your devices changed',
   'box.deviceAssignment.added': 'Now yours: {devices}.',
   'box.deviceAssignment.removed': 'No longer yours: {devices}.',
+  'box.alarm.high': 'High priority',
+  'box.alarm.medium': 'Medium priority',
+  'box.alarm.low': 'Low priority',
+  'box.alarm.detail': 'Alarm No. {alarm}.',
+  'box.alarm.detail.value': 'Alarm No. {alarm}: value {value}.',
+  'box.alarm.detail.limit': 'Alarm No. {alarm}: value {value}, limit {threshold}.',
+  'box.alarmRaised.title': '{priority} alarm: {kind} on {device}',
+  'box.alarmEscalated.title': 'Alarm now high priority: {kind} on {device}',
+  'box.alarmAwaitingAck.title': 'To acknowledge: {priority} alarm, {kind} on {device}',
+  'box.alarmAwaitingAck.content': '{detail} Done by itself once someone acknowledges, shelves or closes the alarm.',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -158,6 +168,16 @@ const zhCN: Record<MessageKey, string> = {
   'box.deviceAssignment.title': '您管理的设备有变动',
   'box.deviceAssignment.added': '新分配给您：{devices}。',
   'box.deviceAssignment.removed': '已从您处移除：{devices}。',
+  'box.alarm.high': '高优先级',
+  'box.alarm.medium': '中优先级',
+  'box.alarm.low': '低优先级',
+  'box.alarm.detail': '报警编号 {alarm}。',
+  'box.alarm.detail.value': '报警编号 {alarm}，报警值 {value}。',
+  'box.alarm.detail.limit': '报警编号 {alarm}，报警值 {value}，阈值 {threshold}。',
+  'box.alarmRaised.title': '{priority}报警：{device} {kind}',
+  'box.alarmEscalated.title': '报警升级为高优先级：{device} {kind}',
+  'box.alarmAwaitingAck.title': '待确认：{device} {kind}（{priority}）',
+  'box.alarmAwaitingAck.content': '{detail}有人确认、搁置或关闭该报警后，此待办自动完成。',
 };
 
 export const CATALOGUE: Record<Locale, Record<MessageKey, string>> = { 'en-US': enUS, 'zh-CN': zhCN };

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import type { MessageKind, MessageType } from '../../src/domain/messages';
+import { ALARM_KINDS, ALARM_PRIORITIES } from '../../src/domain/alarms/rules';
+import type { MessageAlarm, MessageKind, MessageType } from '../../src/domain/messages';
 import { COMMAND_TYPES } from '../../src/domain/mqtt/payloads';
 import type { FinalCommandStatus } from '../../src/resources/devices/requests';
 import type { Locale } from '../../src/domain/locales';
+import { ALARM_KIND_LABELS } from '../../src/resources/alarms/config';
 import { translate } from '../http/messages';
 
 /**
@@ -10,12 +12,22 @@ import { translate } from '../http/messages';
  * stored with it, and how its title, subtitle and content read in a language. A message is stored as its
  * kind and parameters and rendered when listed, so each reader gets their own language.
  *
- * Alarms add their kinds here when they exist: a raised alarm in the account's scope as a notice, and a
- * high or medium alarm awaiting acknowledgement as a todo that the alarm service marks read when it is
- * acknowledged; each kind also joins MessageKind in src/domain/messages.ts. Approvals follow the same way.
+ * A new kind is added here and to MessageKind in src/domain/messages.ts; the alarms' kinds are made by
+ * ./alarms.ts. Approvals will add their todos the same way.
  */
 
 const FINAL_STATUSES = ['acked', 'refused', 'timeout'] as const satisfies readonly FinalCommandStatus[];
+
+/** An alarm as its messages tell it: as it stood when the message was made (a todo's priority follows it). */
+const alarmParams = z.strictObject({
+  alarm: z.number().int(),
+  device: z.string(),
+  kind: z.enum(ALARM_KINDS),
+  priority: z.enum(ALARM_PRIORITIES),
+  value: z.number().nullable(),
+  threshold: z.number().nullable(),
+});
+export type AlarmParams = z.infer<typeof alarmParams>;
 
 const PARAMS = {
   /** What became of a command the account issued. */
@@ -29,24 +41,61 @@ const PARAMS = {
   passwordReset: z.strictObject({ by: z.string() }),
   /** The devices the account manages changed: `by` gave it `added` and took `removed`. */
   deviceAssignment: z.strictObject({ by: z.string(), added: z.array(z.string()), removed: z.array(z.string()) }),
+  /** An alarm of a device in the account's scope was raised (or came back from shelving or suppression). */
+  alarmRaised: alarmParams,
+  /** An open alarm of a device in the account's scope became high priority. */
+  alarmEscalated: alarmParams,
+  /** A high or medium alarm waits for acknowledgement; read by the server once it no longer does. */
+  alarmAwaitingAck: alarmParams,
 } satisfies Record<MessageKind, z.ZodType>;
 
 type ParamsOf<K extends MessageKind> = z.infer<(typeof PARAMS)[K]>;
 
-/** A message to make for `account` (its id). */
-export type MessageDraft = { [K in MessageKind]: { account: number; kind: K; params: ParamsOf<K> } }[MessageKind];
+/** A message to make for `account` (its id); an alarm's names it as `alarm` too, to be found by it. */
+export type MessageDraft = { [K in MessageKind]: { account: number; kind: K; params: ParamsOf<K>; alarm?: number } }[MessageKind];
 
 export const MESSAGE_TYPE_OF: Record<MessageKind, MessageType> = {
   commandOutcome: 'message',
   passwordReset: 'message',
   deviceAssignment: 'message',
+  alarmRaised: 'notice',
+  alarmEscalated: 'notice',
+  alarmAwaitingAck: 'todo',
 };
 
 interface RenderedMessage {
   title: string;
   subTitle: string;
   content: string;
+  alarm?: MessageAlarm;
 }
+
+/** At most two decimals: a reading as the chamber sent it, without a double's noise. */
+const shown = (value: number): string => String(Math.round(value * 100) / 100);
+
+/**
+ * An alarm message's texts: its title (by key), the device as subtitle, and as content the alarm's number
+ * with its value and limit, within the `content` key's sentence when it has one.
+ */
+const alarmMessage =
+  (title: 'box.alarmRaised.title' | 'box.alarmEscalated.title' | 'box.alarmAwaitingAck.title', content?: 'box.alarmAwaitingAck.content') =>
+  (language: Locale, { alarm, device, kind, priority, value, threshold }: AlarmParams): RenderedMessage => {
+    const words = {
+      alarm,
+      device,
+      kind: ALARM_KIND_LABELS[language][kind],
+      priority: translate(language, `box.alarm.${priority}`),
+      value: value === null ? '' : shown(value),
+      threshold: threshold === null ? '' : shown(threshold),
+    };
+    const detail = translate(language, value === null ? 'box.alarm.detail' : threshold === null ? 'box.alarm.detail.value' : 'box.alarm.detail.limit', words);
+    return {
+      title: translate(language, title, words),
+      subTitle: device,
+      content: content === undefined ? detail : translate(language, content, { detail }),
+      alarm: { id: alarm, deviceId: device },
+    };
+  };
 
 const RENDER: { [K in MessageKind]: (language: Locale, params: ParamsOf<K>) => RenderedMessage } = {
   commandOutcome(language, { device, command, status, error }) {
@@ -71,6 +120,9 @@ const RENDER: { [K in MessageKind]: (language: Locale, params: ParamsOf<K>) => R
       content: parts.join(' '),
     };
   },
+  alarmRaised: alarmMessage('box.alarmRaised.title'),
+  alarmEscalated: alarmMessage('box.alarmEscalated.title'),
+  alarmAwaitingAck: alarmMessage('box.alarmAwaitingAck.title', 'box.alarmAwaitingAck.content'),
 };
 
 /** A stored message's texts in `language`; its parameters are checked against its kind's schema first. */

@@ -23,12 +23,20 @@ export const postMessages = async (trx: Kysely<DB>, drafts: readonly MessageDraf
         params: JSON.stringify(draft.params),
         created_at: at,
         read_at: null,
+        alarm_id: draft.alarm ?? null,
       })),
     )
     .returning(['id', 'account_id', 'type'])
     .execute();
-  return rows.map((row) => ({ account: row.account_id, id: Number(row.id), type: row.type as MessageType }));
+  return rows.map(noticeOf);
 };
+
+/** The live event's news of a stored message, changed or new. */
+export const noticeOf = (row: { id: number | string; account_id: number; type: string }): MessageNotice => ({
+  account: row.account_id,
+  id: Number(row.id),
+  type: row.type as MessageType,
+});
 
 export const announceMessages = (ctx: Pick<AppContext, 'live'>, notices: readonly MessageNotice[]): void => {
   for (const notice of notices) ctx.live.publish({ type: 'message', data: notice });

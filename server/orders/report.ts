@@ -1,4 +1,5 @@
 import { REPORT_MAX_READINGS, type ReportSettings, type SessionReading, type SessionReport } from '../../src/domain/sessionReport';
+import { recordOf } from '../alarms/store';
 import type { AppContext } from '../context';
 import { notFound } from '../http/envelope';
 import { deviceScope, type Viewer } from '../scope/service';
@@ -7,8 +8,8 @@ import { orderById, orderRecord } from './booking';
 /**
  * `GET /api/v1/orders/:id/report`: the order's session report (src/domain/sessionReport.ts; docs/orders.md,
  * "The session report"). The session is the device's time from the booking's use to its finish (or now
- * while it runs); its readings are the raw state records of that span, at most REPORT_MAX_READINGS, and
- * its commands those sent to the device in it. An order of a device out of the viewer's scope is 40400,
+ * while it runs); its readings are the raw state records of that span, at most REPORT_MAX_READINGS, its
+ * commands those sent to the device in it, and its alarms those of the device raised in it. An order of a device out of the viewer's scope is 40400,
  * like one that does not exist.
  */
 
@@ -81,6 +82,18 @@ export const sessionReport = async (ctx: Pick<AppContext, 'db' | 'now'>, viewer:
           .where('c.issued_at', '<=', session.to)
           .orderBy('c.issued_at')
           .execute();
+  const alarms =
+    session === null
+      ? []
+      : await db
+          .selectFrom('alarms')
+          .selectAll()
+          .where('device_id', '=', order.deviceId)
+          .where('raised_at', '>=', session.from)
+          .where('raised_at', '<=', session.to)
+          .orderBy('raised_at')
+          .orderBy('id')
+          .execute();
   return {
     order: orderRecord(order),
     device: { Id: device.id, name: device.name, Type: Number(device.type), Location: device.location },
@@ -98,5 +111,6 @@ export const sessionReport = async (ctx: Pick<AppContext, 'db' | 'now'>, viewer:
       issuedAt: Number(row.issued_at),
       answeredAt: num(row.answered_at),
     })),
+    alarms: alarms.map(recordOf),
   };
 };

@@ -49,6 +49,21 @@ export const subtreeQuery = (db: Kysely<DB>, rootId: number) =>
 /** The viewer's account ids as a subquery, or undefined when it sees every account. */
 export const accountScope = (db: Kysely<DB>, viewer: Viewer) => (seesEverything(viewer) ? undefined : subtreeQuery(db, viewer.id));
 
+/**
+ * The accounts that see a device: every super administrator (seesEverything) and the accounts it is
+ * assigned to. Two index lookups (accounts by level, account_devices by device), whatever the number of
+ * accounts: who is told about a device's alarm.
+ */
+export const deviceViewers = async (db: Kysely<DB>, deviceId: string): Promise<number[]> => {
+  const rows = await db
+    .selectFrom('accounts')
+    .select('accounts.id as id')
+    .where('accounts.level', '=', 0)
+    .union(db.selectFrom('account_devices').select('account_devices.account_id as id').where('account_devices.device_id', '=', deviceId))
+    .execute();
+  return rows.map((row) => row.id);
+};
+
 /** The device ids the viewer sees, sorted. */
 export const visibleDeviceIds = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer): Promise<string[]> => {
   const scope = deviceScope(ctx.db, viewer);

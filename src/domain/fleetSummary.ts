@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { STANDING_ALARM_STATES } from './alarms/open';
+import { ALARM_PRIORITIES, type AlarmPriority } from './alarms/rules';
 import type { DeviceState } from './devices';
 
 /**
@@ -48,13 +50,18 @@ export const fleetSummarySchema = z.strictObject({
   orders: z.strictObject({
     /** Bookings whose SetT falls today. */
     bookings: count,
-    /** Sessions started today: bookings used today, whatever their SetT (the `order.used` audit entries). */
+    /** Sessions started today: bookings used today (UseTime), whatever their SetT. */
     sessions: count,
     /** Today's bookings already used. */
     used: count,
     /** Today's bookings expired unused. */
     expired: count,
   }),
+  /**
+   * Standing alarms now (active unacknowledged, active acknowledged, returned unacknowledged; not shelved
+   * or suppressed) by priority: what an operator still has to see to.
+   */
+  alarms: z.strictObject({ high: count, medium: count, low: count }),
   /**
    * Per local hour of the day (24), the share (0–1) of the chambers in scope that were in session during
    * it: the session time within the hour over the hour times the chambers; null for hours not begun.
@@ -64,6 +71,7 @@ export const fleetSummarySchema = z.strictObject({
 export type FleetSummary = z.infer<typeof fleetSummarySchema>;
 export type ChamberFigure = keyof FleetSummary['chambers'];
 export type OrderFigure = keyof FleetSummary['orders'];
+export type AlarmFigure = keyof FleetSummary['alarms'];
 
 /** The local day holding `now` for a browser at offset `tz`: its first and last millisecond. */
 export const localDay = (now: number, tz: number): { from: number; to: number } => {
@@ -113,14 +121,16 @@ export const CHAMBER_FIGURE_FILTERS = {
 /** The day as a range filter of a time field (wire shape; react-admin's inputs name its bounds `_gte`, `_lte`). */
 const dayRange = (day: { from: number; to: number }) => ({ gte: day.from, lte: day.to });
 
-/**
- * What each order figure counts: `sessions` as the audit log's filter (the session starts recorded
- * today), the others as the order list's.
- */
+/** What each order figure counts, as the order list's filter: by booking time, or (sessions) by when the booking was used. */
 export const orderFigureFilters = (day: { from: number; to: number }) =>
   ({
     bookings: { SetT: dayRange(day) },
     used: { SetT: dayRange(day), IsUsed: true },
     expired: { SetT: dayRange(day), IsPass: true },
-    sessions: { action: 'order.used', at: dayRange(day) },
+    sessions: { UseTime: dayRange(day) },
   }) as const satisfies Record<OrderFigure, Record<string, unknown>>;
+
+/** What each alarm figure counts, as the alarm list's filter: the standing alarms of one priority. */
+export const ALARM_FIGURE_FILTERS = Object.fromEntries(
+  ALARM_PRIORITIES.map((priority) => [priority, { priority, state: STANDING_ALARM_STATES }]),
+) as Readonly<Record<AlarmFigure, { priority: AlarmPriority; state: typeof STANDING_ALARM_STATES }>>;

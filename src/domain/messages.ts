@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * The message box's contract (docs/messages.md), shared by the console, the msw mocks and the server.
  * A message belongs to one account; the server makes it (a command's outcome, a password reset, a device
- * assignment) and renders its title and content in the reader's language when it is listed.
+ * assignment, an alarm in its scope) and renders its title and content in the reader's language when it is
+ * listed.
  */
 
 /** The calls, relative to the upstream's base (API_PREFIX). */
@@ -12,8 +13,12 @@ export const MESSAGE_CALLS = { list: '/api/message/list', read: '/api/message/re
 export const MESSAGE_TYPES = ['message', 'notice', 'todo'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-/** What made a message; the console picks its icon by it. */
-export type MessageKind = 'commandOutcome' | 'passwordReset' | 'deviceAssignment';
+/**
+ * What made a message; the console picks its icon by it. The alarm kinds: a notice when an alarm in the
+ * account's scope is raised or escalates to high, and a todo while a high or medium one waits for
+ * acknowledgement, read by the server once it is acknowledged, shelved, suppressed or closed.
+ */
+export type MessageKind = 'commandOutcome' | 'passwordReset' | 'deviceAssignment' | 'alarmRaised' | 'alarmEscalated' | 'alarmAwaitingAck';
 
 export const MESSAGE_UNREAD = 0;
 export const MESSAGE_READ = 1;
@@ -37,6 +42,13 @@ export interface Message {
   time: number;
   messageType: MessageKind;
   status: MessageStatus;
+  /** The alarm an alarm kind's message is about: the console links to it. */
+  alarm?: MessageAlarm;
+}
+
+export interface MessageAlarm {
+  id: number;
+  deviceId: string;
 }
 
 const messageStatusSchema = z.union([z.literal(MESSAGE_UNREAD), z.literal(MESSAGE_READ)]);

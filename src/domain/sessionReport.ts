@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { alarmRecordSchema } from './alarms/record';
 
 /**
  * An order's session report, as `GET /api/v1/orders/{id}/report` answers it (docs/orders.md, "The
- * session report"): the booking, its chamber, the settings in force, every reading of the session and
- * the commands sent to the chamber while it ran. The session runs from the booking's use (UseTime) to
+ * session report"): the booking, its chamber, the settings in force, every reading of the session, the
+ * commands sent to the chamber and the alarms it raised while it ran. The session runs from the booking's use (UseTime) to
  * its end (FinishTime), or to now while it runs; a booking never used has no session, so no readings.
  */
 
@@ -82,5 +83,7 @@ export const sessionReportSchema = z.strictObject({
   /** More readings than REPORT_MAX_READINGS: the first ones are answered. */
   truncated: z.boolean(),
   commands: z.array(commandSchema),
+  /** The chamber's alarms raised during the session, oldest first, each as it stands now (acknowledged, closed). */
+  alarms: z.array(alarmRecordSchema),
 });
 export type SessionReport = z.infer<typeof sessionReportSchema>;

@@ -95,6 +95,8 @@ export const appEnUS = {
         used: 'Bookings used',
         expired: 'Bookings expired',
       },
+      alarmsNow: 'Open alarms (active or awaiting acknowledgement)',
+      alarmFigures: { high: 'High priority', medium: 'Medium priority', low: 'Low priority' },
       utilisation: 'Utilisation over the day',
       utilisationHint: 'Share of the chambers in session, per hour',
       utilisationSeries: 'In session',

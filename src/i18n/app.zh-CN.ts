@@ -95,6 +95,8 @@ export const appZhCN = {
         used: '已使用的预约',
         expired: '已过期的预约',
       },
+      alarmsNow: '未处理的报警（报警中或待确认）',
+      alarmFigures: { high: '高优先级', medium: '中优先级', low: '低优先级' },
       utilisation: '今日利用率',
       utilisationHint: '每小时处于会话中的舱体占比',
       utilisationSeries: '会话中',

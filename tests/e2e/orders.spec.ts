@@ -6,7 +6,7 @@ import { freePort, serverAndBrowserForThisFile } from './harness';
 /**
  * Bookings against the real server in Chromium, a chamber publishing over real MQTT: an operator books a
  * chamber in the order manager, the chamber starts a session with the booking's code, reports and ends
- * it; the order shows finished and its report holds the session's readings. A client sees only its own
+ * it; the order shows finished and its report holds the session's readings and the alarm they raised. A client sees only its own
  * chambers' orders and cannot open another chamber's report.
  */
 
@@ -96,18 +96,19 @@ describe('bookings and session reports in Chromium against the real server', () 
     const start = Date.now();
     try {
       await chamber.publishAsync(`oc/${BOOKED}/event`, JSON.stringify({ type: 'sessionStart', Time: start, OC }), { qos: 1 });
-      for (const [second, RCP] of [[1, 1.12], [2, 1.25], [3, 1.38]] as const) {
-        const reading = { Time: start + second * 1000, SP: 1.5, ST: 60, RCP, RCPi02: 22.5, RCT: 24, RCRH: 58, HmHR: 72, HmSP02: 98, HmBP: '118/76' };
+      // Cabin oxygen at 23.8 % from the first reading to the fourth, longer than the rule's 3 s on-delay: a high alarm.
+      for (const [second, RCP] of [[1, 1.12], [2, 1.25], [3, 1.38], [4, 1.45]] as const) {
+        const reading = { Time: start + second * 1000, SP: 1.5, ST: 60, RCP, RCPi02: 23.8, RCT: 24, RCRH: 58, HmHR: 72, HmSP02: 98, HmBP: '118/76' };
         await chamber.publishAsync(`oc/${BOOKED}/telemetry`, JSON.stringify(reading), { qos: 1 });
       }
-      await chamber.publishAsync(`oc/${BOOKED}/event`, JSON.stringify({ type: 'sessionEnd', Time: start + 4000 }), { qos: 1 });
+      await chamber.publishAsync(`oc/${BOOKED}/event`, JSON.stringify({ type: 'sessionEnd', Time: start + 5000 }), { qos: 1 });
     } finally {
       await chamber.endAsync();
     }
 
     // The broker acknowledges after the commit: the order is finished by now.
     const { list } = await call<{ list: ListedOrder[] }>('POST', '/upstream/list/get_Records', { current: 1, pageSize: 10, filter: { OrderNum: orderNum } }, token);
-    expect(list[0]).toMatchObject({ OrderNum: orderNum, Id: BOOKED, IsUsed: true, FinishTime: start + 4000 });
+    expect(list[0]).toMatchObject({ OrderNum: orderNum, Id: BOOKED, IsUsed: true, FinishTime: start + 5000 });
     const orderId = list[0]?.id;
 
     await page.goto(`${e2e.server.url}/other/order-list`);
@@ -116,13 +117,18 @@ describe('bookings and session reports in Chromium against the real server', () 
     const report = page.getByTestId('session-report');
     await report.waitFor();
     expect(await report.getByTestId('order-state').textContent()).toBe('已完成');
-    await report.getByText('疗程 · 共 3 条读数').waitFor();
+    await report.getByText('疗程 · 共 4 条读数').waitFor();
     await report.getByText('舱压与设定压力').waitFor();
+    await report.getByText('疗程中的报警（1 条）').waitFor();
+    const alarmRow = report.getByTestId('report-alarms').locator('tbody tr');
+    expect(await alarmRow.locator('td').allTextContents()).toEqual(expect.arrayContaining(['舱内氧浓度高', '高', '23.8 / 23.5', '—']));
     await page.screenshot({ path: '/tmp/orders-report-zh.png', fullPage: true });
     await page.evaluate(() => localStorage.setItem('RaStore.locale', JSON.stringify('en-US')));
     await page.reload();
     await page.getByText('Cabin pressure and set point').waitFor();
     expect(await page.getByTestId('order-state').textContent()).toBe('finished');
+    await page.getByText('Alarms raised during the session (1)').waitFor();
+    await page.getByRole('cell', { name: 'cabin oxygen high' }).waitFor();
     await page.screenshot({ path: '/tmp/orders-report-en.png', fullPage: true });
     await page.emulateMedia({ media: 'print' });
     await page.screenshot({ path: '/tmp/orders-report-print.png', fullPage: true });
@@ -130,6 +136,7 @@ describe('bookings and session reports in Chromium against the real server', () 
     expect(await page.getByRole('link', { name: 'Order list' }).isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: 'Print' }).isVisible()).toBe(false);
     expect(await page.getByText('Cabin pressure and set point').isVisible()).toBe(true);
+    expect(await page.getByRole('cell', { name: 'cabin oxygen high' }).isVisible()).toBe(true);
     await page.close();
 
     // Another chamber's booking, newest of all: a client managing only BOOKED sees neither it nor its report.

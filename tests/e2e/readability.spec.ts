@@ -5,7 +5,8 @@ import { serverAndBrowserForThisFile, signIn } from './harness';
 
 /**
  * The device manager at a laptop's 1366 px, in Chromium against the real demo server, in both languages:
- * each row's actions on one line (their boxes share a top), device Ids on one line, and types by name.
+ * each row's actions on one line (their boxes share a top), device Ids on one line, types by name, and
+ * the table as wide as the page: nothing to scroll sideways.
  */
 
 const e2e = serverAndBrowserForThisFile();
@@ -35,6 +36,12 @@ const checkDeviceManager = async (page: Page, perRow: number, lastAction: string
   }
   const types = await page.locator('td.column-Type').allTextContents();
   for (const type of types) expect(TYPE_NAMES).toContain(type);
+  // The whole table fits: nothing scrolls sideways, neither the table's own box nor the page.
+  const overflow = await page.evaluate(() => {
+    const box = document.querySelector('table')?.parentElement;
+    return { table: (box?.scrollWidth ?? 0) - (box?.clientWidth ?? 0), page: document.documentElement.scrollWidth - document.documentElement.clientWidth };
+  });
+  expect(overflow).toEqual({ table: 0, page: 0 });
 };
 
 describe('the device manager is readable at 1366 px', () => {

@@ -5,8 +5,8 @@ import { fillSignIn, freePort, postTo, serverAndBrowserForThisFile } from './har
 
 /**
  * The workplace against the real server in Chromium: a chamber going online and offline over real MQTT
- * changes the online figure without a reload; a figure opens its list already filtered; a client's
- * figures count its own chambers only.
+ * changes the online figure without a reload, and its high cabin oxygen the high alarms' figure; a figure
+ * opens its list already filtered; a client's figures count its own chambers only.
  */
 
 let mqttPort = 0;
@@ -58,6 +58,20 @@ describe('the workplace in Chromium against the real server', () => {
       await figureBecomes(page, 'online', '1');
       expect(await figure(page, 'offline')).toBe('1');
       await page.getByTestId(`chamber-${watched}`).getByText('在线').waitFor();
+
+      // Cabin oxygen at 23.8 % for longer than the rule's 3 s on-delay raises a high alarm: its figure follows live.
+      expect(await figure(page, 'alarms-high')).toBe('0');
+      const start = Date.now();
+      for (const second of [0, 1, 2, 3, 4]) {
+        const reading = { Time: start + second * 1000, SP: 1.3, RCP: 1.28, RCPi02: 23.8, RCT: 24, RCRH: 58 };
+        await chamber.publishAsync(`oc/${watched}/telemetry`, JSON.stringify(reading), { qos: 1 });
+      }
+      await figureBecomes(page, 'alarms-high', '1');
+      const alarmLink = new URL((await page.getByTestId('figure-alarms-high-link').getAttribute('href')) ?? '', e2e.server.url);
+      expect([alarmLink.pathname, JSON.parse(alarmLink.searchParams.get('filter') ?? '{}')]).toEqual([
+        '/alarms',
+        { priority: 'high', state: ['active-unacked', 'active-acked', 'rtn-unacked'] },
+      ]);
       await page.screenshot({ path: '/tmp/workplace-zh-CN.png', fullPage: true });
 
       await chamber.publishAsync(`oc/${watched}/status`, 'offline', { qos: 1, retain: true });

@@ -2,6 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
 import { sessionReportSchema } from '../../src/domain/sessionReport';
+import { openAlarm } from '../../server/alarms/store';
+import { SYSTEM_ACTOR } from '../../server/audit/trail';
 import { endSession } from '../../server/orders/session-end';
 import { startSession } from '../../server/orders/session-start';
 import { HOUR, MINUTE, snapshot, T0, type DemoName, useFleetApp } from './fleet';
@@ -185,9 +187,20 @@ describe.each(STORE_KINDS)('order manager (%s)', (kind) => {
         .insertInto('device_commands')
         .values({ cmd_id: 'cmd-in-session', device_id: 'OC-A2', type: 'settings', payload: '{"type":"settings","SA":1}', status: 'acked', error: null, issued_by: null, issued_at: start + 30_000, answered_at: start + 31_000 })
         .execute();
+      // Alarms: two of the chamber raised in the session (one then acknowledged), one before and one after it,
+      // and one of another chamber in it; only the first two are the session's.
+      const raise = async (deviceId: string, alarmKind: 'o2-high' | 'humidity' | 'temperature' | 'heart-rate', at: number) =>
+        Number((await openAlarm(ctx.db, { deviceId, kind: alarmKind, priority: alarmKind === 'humidity' ? 'low' : 'high', state: 'active-unacked', value: 23.6, threshold: 23.5 }, SYSTEM_ACTOR, at))?.id);
+      await raise('OC-A2', 'temperature', start - MINUTE);
+      const o2 = await raise('OC-A2', 'o2-high', start + 20_000);
+      const humidity = await raise('OC-A2', 'humidity', start + 90_000);
+      await raise('OC-A1', 'heart-rate', start + 30_000);
+      clock.set(start + MINUTE);
+      expect((await rest('POST', `/alarms/${o2}/ack`, { who: 'second', body: { comment: 'checked' } })).statusCode).toBe(200);
       expect(await endSession(ctx, { deviceId: 'OC-A2', at: start + 2 * MINUTE })).toMatchObject({ outcome: 'finished' });
-      // A reading after the session is not the session's.
+      // A reading and an alarm after the session are not the session's.
       await ctx.db.insertInto('state_records').values([reading(5, 1.0)]).execute();
+      await raise('OC-A2', 'heart-rate', start + 3 * MINUTE);
 
       const answer = json(await rest('GET', `/orders/${String(created.body.id)}/report`, { who: 'second' }));
       expect(answer.http).toBe(200);
@@ -202,11 +215,15 @@ describe.each(STORE_KINDS)('order manager (%s)', (kind) => {
         { cmdId: 'cmd-in-session', type: 'settings', command: { type: 'settings', SA: 1 }, status: 'acked', error: null, actor: null, issuedAt: start + 30_000, answeredAt: start + 31_000 },
       ]);
       expect(report.truncated).toBe(false);
+      expect(report.alarms).toEqual([
+        { id: o2, deviceId: 'OC-A2', kind: 'o2-high', priority: 'high', state: 'active-acked', value: 23.6, threshold: 23.5, raisedAt: start + 20_000, ackedAt: start + MINUTE, ackedBy: 'second', closedAt: null, shelvedUntil: null, comment: 'checked' },
+        { id: humidity, deviceId: 'OC-A2', kind: 'humidity', priority: 'low', state: 'active-unacked', value: 23.6, threshold: 23.5, raisedAt: start + 90_000, ackedAt: null, ackedBy: null, closedAt: null, shelvedUntil: null, comment: null },
+      ]);
     });
 
     it('a booking never used has no session; an order of a chamber out of scope is 404 like a missing one', async () => {
       const open = json(await rest('GET', `/orders/${await idOf('ORD-0006')}/report`));
-      expect(open.body).toMatchObject({ session: null, readings: [], commands: [], settings: null });
+      expect(open.body).toMatchObject({ session: null, readings: [], commands: [], settings: null, alarms: [] });
       // ORD-0008 runs on OC-C2, which the client does not manage.
       const outOfScope = json(await rest('GET', `/orders/${await idOf('ORD-0008')}/report`, { who: 'client' }));
       const missing = json(await rest('GET', '/orders/2000000000/report', { who: 'client' }));

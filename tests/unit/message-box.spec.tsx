@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { BrowserRouter } from 'react-router-dom';
 import { handlers } from '../../mocks/handlers';
-import type { Message, MessageListAnswer } from '../../src/domain/messages';
+import type { Message, MessageListAnswer, MessageListBody } from '../../src/domain/messages';
 import { App } from '../../src/App';
 import { signIn } from './console';
 import { writableLiveStream } from './live/writableStream';
@@ -70,7 +70,7 @@ describe('the message box', () => {
     await waitFor(() => expect(unreadOnBell()).toBe('0'), wait);
     await waitFor(() => expect(items().map((item) => item.getAttribute('data-message-status'))).toEqual(['1', '1', '1', '1']), wait);
     expect(within(panel() as HTMLElement).getAllByRole('tab')[0]?.textContent).toBe('消息');
-    // The notice and todo tabs are empty: nothing makes those yet.
+    // The mocks' boxes hold no alarm notices or todos.
     fireEvent.click(within(panel() as HTMLElement).getByRole('tab', { name: '通知' }));
     await within(panel() as HTMLElement).findByText('暂无内容', {}, wait);
   });
@@ -95,6 +95,58 @@ describe('the message box', () => {
     await waitFor(() => expect(unreadOnBell()).toBe('3'), wait);
     fireEvent.click(bell() as HTMLElement);
     await waitFor(() => expect(items().map((item) => item.textContent)).toEqual([expect.stringContaining('指令无应答：Id-009 权限变更')]), wait);
+  });
+
+  it("shows an alarm's notice and todo with its kind's icon, leads to the alarm, and a resolved todo leaves the count live", async () => {
+    const alarm = { id: 17, deviceId: 'Id-003' };
+    const notice: Message = {
+      id: 51,
+      type: 'notice',
+      title: '高优先级报警：Id-003 舱内氧浓度高',
+      subTitle: 'Id-003',
+      avatar: '',
+      content: '报警编号 17，报警值 23.6，阈值 23.5。',
+      time: Date.now(),
+      messageType: 'alarmRaised',
+      status: 0,
+      alarm,
+    };
+    const todo: Message = { ...notice, id: 52, type: 'todo', title: '待确认：Id-003 舱内氧浓度高（高优先级）', messageType: 'alarmAwaitingAck' };
+    let resolved = false;
+    await openConsole();
+    server.use(
+      http.post(`${upstreamBase}/api/message/list`, async ({ request }) => {
+        const { filter } = (await request.json()) as MessageListBody;
+        const held = [resolved ? { ...todo, status: 1 as const } : todo, notice].filter((message) => filter?.type === undefined || message.type === filter.type);
+        const page: MessageListAnswer = { list: held, total: held.length, unread: { message: 0, notice: 1, todo: resolved ? 0 : 1 } };
+        return HttpResponse.json({ data: page, status: 'ok', msg: '', code: 20000 });
+      }),
+    );
+    live.send(`id: t.3\nevent: message\ndata: ${JSON.stringify({ account: 1, id: 52, type: 'todo' })}\n\n`);
+    await waitFor(() => expect(unreadOnBell()).toBe('2'), wait);
+
+    fireEvent.click(bell() as HTMLElement);
+    fireEvent.click(within(panel() as HTMLElement).getByRole('tab', { name: '待办（1）' }));
+    await waitFor(() => expect(items().map((item) => item.getAttribute('data-message-id'))).toEqual(['52']), wait);
+    const [waiting] = items();
+    expect(waiting?.textContent).toContain('待确认：Id-003 舱内氧浓度高（高优先级）');
+    expect(waiting?.querySelector('[data-testid="AssignmentLateIcon"]')).not.toBeNull();
+    expect(waiting?.getAttribute('href')).toBe('/alarms/17/show');
+
+    // Someone acknowledged the alarm: the server read the todo and says so on the stream.
+    resolved = true;
+    live.send(`id: t.4\nevent: message\ndata: ${JSON.stringify({ account: 1, id: 52, type: 'todo' })}\n\n`);
+    await waitFor(() => expect(unreadOnBell()).toBe('1'), wait);
+    await waitFor(() => expect(items()[0]?.getAttribute('data-message-status')).toBe('1'), wait);
+    expect(within(panel() as HTMLElement).getByRole('tab', { name: '待办' })).toBeTruthy();
+
+    fireEvent.click(within(panel() as HTMLElement).getByRole('tab', { name: '通知（1）' }));
+    await waitFor(() => expect(items().map((item) => item.getAttribute('data-message-id'))).toEqual(['51']), wait);
+    const [raised] = items();
+    expect(raised?.querySelector('[data-testid="NotificationImportantIcon"]')).not.toBeNull();
+    fireEvent.click(raised as HTMLElement);
+    await waitFor(() => expect(window.location.pathname).toBe('/alarms/17/show'), wait);
+    await waitFor(() => expect(panel()).toBeNull(), wait);
   });
 
   it('loads the next page with "view more" until every message is shown', async () => {

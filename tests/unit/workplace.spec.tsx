@@ -5,6 +5,8 @@ import { BrowserRouter } from 'react-router-dom';
 import { handlers } from '../../mocks/handlers';
 import { settleSeededOrders } from '../../mocks/orders';
 import { MOCK_EPOCH, seedTables } from '../../mocks/seed';
+import { STANDING_ALARM_STATES } from '../../src/domain/alarms/open';
+import type { AlarmState } from '../../src/domain/alarms/rules';
 import { localDay } from '../../src/domain/fleetSummary';
 import { App } from '../../src/App';
 import { RESOURCE_CONFIGS } from '../../src/resources/configs';
@@ -47,6 +49,7 @@ describe('the workplace', () => {
   const tables = seedTables(RESOURCE_CONFIGS);
   const devices = tables.get('devices') ?? [];
   const orders = tables.get('orders') ?? [];
+  const alarms = tables.get('alarms') ?? [];
   // The orders as the mocks hold them: the seeded ones settled into every state of a booking.
   settleSeededOrders(orders);
   const day = localDay(MOCK_EPOCH, new Date().getTimezoneOffset());
@@ -65,16 +68,20 @@ describe('the workplace', () => {
     expect(figure('expired')).toBe(String(today.filter((order) => order.IsPass === true).length));
     expect(screen.getByText(`舱体现状（共 ${devices.length} 台）`)).toBeTruthy();
     expect(screen.getByText('今日利用率')).toBeTruthy();
-    const sessions = new URL(screen.getByTestId('figure-sessions-link').getAttribute('href') ?? '', 'http://console.test');
-    expect([sessions.pathname, JSON.parse(sessions.searchParams.get('filter') ?? '{}')]).toEqual(['/audit-log', { action: 'order.used', at_gte: day.from, at_lte: day.to }]);
+    expect(figure('sessions')).toBe(String(orders.filter((order) => typeof order.UseTime === 'number' && order.UseTime >= day.from && order.UseTime <= day.to).length));
+    for (const priority of ['high', 'medium', 'low']) {
+      const standing = alarms.filter((alarm) => alarm.priority === priority && STANDING_ALARM_STATES.includes(alarm.state as AlarmState));
+      expect([priority, figure(`alarms-${priority}`)]).toEqual([priority, String(standing.length)]);
+    }
     await waitFor(() => expect(screen.getByTestId('chamber-Id-001').getAttribute('href')).toBe('/devices/Id-001/show'), wait);
   });
 
-  it("gives anyone else the session starts without a link, as their audit log does not list the server's entries", async () => {
+  it('gives a client the session starts as a link to its order list, like every role that may list orders', async () => {
     await openWorkplace('client', 'Client2026');
     await waitFor(() => expect(figure('sessions')).not.toBeNull(), wait);
-    expect(screen.queryByTestId('figure-sessions-link')).toBeNull();
-    expect(screen.getByTestId('figure-used-link')).toBeTruthy();
+    const sessions = new URL(screen.getByTestId('figure-sessions-link').getAttribute('href') ?? '', 'http://console.test');
+    expect([sessions.pathname, JSON.parse(sessions.searchParams.get('filter') ?? '{}')]).toEqual(['/other/order-list', { UseTime_gte: day.from, UseTime_lte: day.to }]);
+    expect(screen.getByTestId('figure-alarms-high-link')).toBeTruthy();
   });
 
   it('opens the device manager filtered to what a figure counts', async () => {

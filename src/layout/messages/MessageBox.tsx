@@ -9,13 +9,14 @@ import { MessageItem } from './MessageItem';
 import { RoleSwitch } from './RoleSwitch';
 import { useMarkRead, useMessagePages, useUnreadCounts } from './useMessageBox';
 
-/** One tab of the open box: its messages, "all read" and "view more". */
-const MessageTab = ({ type, open }: { type: MessageType; open: boolean }) => {
+/** One tab of the open box: its messages, "all read" and "view more". Opening a message reads it; one that links elsewhere closes the box. */
+const MessageTab = ({ type, open, onLeave }: { type: MessageType; open: boolean; onLeave: () => void }) => {
   const translate = useTranslate();
   const { messages, isPending, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useMessagePages(type, open);
   const markRead = useMarkRead();
   const read = (message: Message) => {
     if (message.status === MESSAGE_UNREAD) markRead.mutate({ ids: [message.id] });
+    if (message.alarm !== undefined) onLeave();
   };
   const anyUnread = messages.some((message) => message.status === MESSAGE_UNREAD);
   return (
@@ -31,7 +32,7 @@ const MessageTab = ({ type, open }: { type: MessageType; open: boolean }) => {
       ) : (
         <List dense sx={{ maxHeight: 360, overflow: 'auto', py: 0 }}>
           {messages.map((message) => (
-            <MessageItem key={message.id} message={message} onRead={read} />
+            <MessageItem key={message.id} message={message} onOpen={read} />
           ))}
         </List>
       )}
@@ -92,7 +93,7 @@ export const MessageBox = () => {
               />
             ))}
           </Tabs>
-          <MessageTab key={tab} type={tab} open={anchor !== null} />
+          <MessageTab key={tab} type={tab} open={anchor !== null} onLeave={close} />
           <Divider />
           <MenuItem
             onClick={() => {

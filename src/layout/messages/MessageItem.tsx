@@ -1,34 +1,55 @@
 import { Avatar, Badge, ListItemAvatar, ListItemButton, ListItemText } from '@mui/material';
 import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
+import AssignmentLateIcon from '@mui/icons-material/AssignmentLate';
+import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import KeyIcon from '@mui/icons-material/Key';
+import NotificationImportantIcon from '@mui/icons-material/NotificationImportant';
+import ReportProblemIcon from '@mui/icons-material/ReportProblem';
 import SettingsRemoteIcon from '@mui/icons-material/SettingsRemote';
-import { useLocaleState, useTranslate } from 'react-admin';
+import { useCreatePath, useLocaleState, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
 import { MESSAGE_UNREAD, type Message, type MessageKind } from '../../domain/messages';
 
 const KIND_ICONS: Record<MessageKind, typeof KeyIcon> = {
   commandOutcome: SettingsRemoteIcon,
   passwordReset: KeyIcon,
   deviceAssignment: AssignmentIndIcon,
+  alarmRaised: NotificationImportantIcon,
+  alarmEscalated: ReportProblemIcon,
+  alarmAwaitingAck: AssignmentLateIcon,
 };
 
-/** One message in the box: its picture (or its kind's icon), title, subtitle, content and time; unread ones marked. */
-export const MessageItem = ({ message, onRead }: { message: Message; onRead: (message: Message) => void }) => {
+/** The alarm kinds' icons stand out: red for a notice, amber for the acknowledgement still to give. */
+const KIND_COLOURS: Partial<Record<MessageKind, string>> = {
+  alarmRaised: 'error.main',
+  alarmEscalated: 'error.main',
+  alarmAwaitingAck: 'warning.main',
+};
+
+/**
+ * One message in the box: its picture (or its kind's icon), title, subtitle, content and time; unread ones
+ * marked. A message about an alarm is a link to the alarm's page.
+ */
+export const MessageItem = ({ message, onOpen }: { message: Message; onOpen: (message: Message) => void }) => {
   const translate = useTranslate();
+  const createPath = useCreatePath();
   const [locale] = useLocaleState();
   const unread = message.status === MESSAGE_UNREAD;
   const Icon = KIND_ICONS[message.messageType];
+  const link = message.alarm === undefined ? {} : { component: Link, to: createPath({ resource: 'alarms', id: message.alarm.id, type: 'show' }) };
   return (
     <ListItemButton
       alignItems="flex-start"
       data-message-id={message.id}
       data-message-status={message.status}
-      onClick={() => onRead(message)}
+      onClick={() => onOpen(message)}
       sx={{ opacity: unread ? 1 : 0.65 }}
+      {...link}
     >
       <ListItemAvatar>
         <Badge color="error" variant="dot" invisible={!unread} aria-label={unread ? translate('app.messageBox.unread') : undefined}>
           {message.avatar === '' ? (
-            <Avatar>
+            <Avatar sx={{ bgcolor: KIND_COLOURS[message.messageType] }}>
               <Icon />
             </Avatar>
           ) : (
@@ -47,6 +68,7 @@ export const MessageItem = ({ message, onRead }: { message: Message; onRead: (me
           </>
         }
       />
+      {message.alarm === undefined ? null : <KeyboardArrowRightIcon color="action" sx={{ alignSelf: 'center' }} />}
     </ListItemButton>
   );
 };

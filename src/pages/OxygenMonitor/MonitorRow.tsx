@@ -1,5 +1,5 @@
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
-import { Box, Checkbox, TableCell, TableRow, Typography } from '@mui/material';
+import { Checkbox, TableCell, useTheme } from '@mui/material';
 import { memo, type ReactNode } from 'react';
 import { useLocaleState, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import { DEFAULT_RATED_MAX_ATA, type DeviceType } from '../../domain/deviceTypes';
@@ -23,7 +23,18 @@ export interface MonitoredDevice extends RaRecord {
   Reading?: Telemetry | null;
 }
 
-const nowrap = { whiteSpace: 'nowrap' } as const;
+/**
+ * A row is plain `tr` and `td` elements with classes the table styles once (MonitorTable), and its marks
+ * take the theme's colours inline, rather than MUI components whose styles are computed again on every
+ * render: a live fleet renders every visible row each second, and that styling was most of the work.
+ */
+export const MONITOR_ROW = 'monitor-row';
+export const MONITOR_ROW_SELECTED = 'monitor-row-selected';
+export const MONITOR_CELL = 'monitor-cell';
+export const MONITOR_NUMBER_CELL = 'monitor-cell-number';
+export const MONITOR_CAPTION = 'monitor-caption';
+
+const ICON_STYLE = { fontSize: '1rem' } as const;
 
 interface SelectCellProps {
   id: Identifier;
@@ -58,6 +69,8 @@ interface MonitorRowProps {
 export const MonitorRow = memo(function MonitorRow({ record, deviceType, selected, onToggle, onOpen }: MonitorRowProps) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
+  const { palette } = useTheme();
+  const alert = { color: palette.error.main, fontWeight: 600, display: 'inline-flex', alignItems: 'center', gap: 2 } as const;
   const reading = record.Reading ?? undefined;
   const inSession = Boolean(record.SessionOC);
 
@@ -66,17 +79,17 @@ export const MonitorRow = memo(function MonitorRow({ record, deviceType, selecte
     const title = seen ? translate('app.monitor.lastSeen', { time: formatDateTime(locale, seen) }) : translate('app.monitor.never');
     if (!record.Online && inSession) {
       return (
-        <Box component="span" title={title} data-mark="high" sx={{ color: 'error.main', fontWeight: 600, display: 'inline-flex', alignItems: 'center', gap: 0.25 }}>
-          <ErrorOutlineIcon sx={{ fontSize: '1rem' }} />
+        <span title={title} data-mark="high" style={alert}>
+          <ErrorOutlineIcon style={ICON_STYLE} />
           {translate('app.monitor.offlineInSession')}
-        </Box>
+        </span>
       );
     }
     return (
-      <Box component="span" title={title} sx={{ color: record.Online ? 'success.main' : 'text.secondary' }}>
+      <span title={title} style={{ color: record.Online ? palette.success.main : palette.text.secondary }}>
         {translate(record.Online ? 'app.monitor.online' : 'app.monitor.offline')}
-        {seen && <Typography component="span" variant="caption" color="text.secondary">{` · ${formatTime(locale, seen)}`}</Typography>}
-      </Box>
+        {seen && <span className={MONITOR_CAPTION}>{` · ${formatTime(locale, seen)}`}</span>}
+      </span>
     );
   };
 
@@ -98,12 +111,12 @@ export const MonitorRow = memo(function MonitorRow({ record, deviceType, selecte
         return record.OrderNum ?? '';
       case 'Emergency':
         return record.Emergency ? (
-          <Box component="span" data-mark="high" sx={{ color: 'error.main', fontWeight: 600, display: 'inline-flex', alignItems: 'center', gap: 0.25 }}>
-            <ErrorOutlineIcon sx={{ fontSize: '1rem' }} />
+          <span data-mark="high" style={alert}>
+            <ErrorOutlineIcon style={ICON_STYLE} />
             {translate('app.monitor.erdActive')}
-          </Box>
+          </span>
         ) : (
-          <Typography component="span" variant="inherit" color="text.secondary">{translate('app.monitor.erdIdle')}</Typography>
+          <span style={{ color: palette.text.secondary }}>{translate('app.monitor.erdIdle')}</span>
         );
       default:
         return (
@@ -120,13 +133,19 @@ export const MonitorRow = memo(function MonitorRow({ record, deviceType, selecte
   };
 
   return (
-    <TableRow hover selected={selected} onClick={() => onOpen(record.id)} sx={{ cursor: 'pointer' }} data-device={record.Id} data-reading-time={reading?.Time}>
+    <tr
+      className={selected ? `${MONITOR_ROW} ${MONITOR_ROW_SELECTED}` : MONITOR_ROW}
+      aria-selected={selected}
+      onClick={() => onOpen(record.id)}
+      data-device={record.Id}
+      data-reading-time={reading?.Time}
+    >
       <SelectCell id={record.id} device={record.Id} selected={selected} onToggle={onToggle} />
       {MONITOR_COLUMNS.map((column) => (
-        <TableCell key={column.key} align={column.unit ? 'right' : 'left'} sx={nowrap} data-column={column.key}>
+        <td key={column.key} className={column.unit ? `${MONITOR_CELL} ${MONITOR_NUMBER_CELL}` : MONITOR_CELL} data-column={column.key}>
           {cell(column)}
-        </TableCell>
+        </td>
       ))}
-    </TableRow>
+    </tr>
   );
 });

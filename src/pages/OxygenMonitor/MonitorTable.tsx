@@ -1,12 +1,42 @@
-import { Checkbox, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TableSortLabel, Typography } from '@mui/material';
+import { alpha, darken, lighten } from '@mui/material/styles';
+import { Checkbox, Table, type Theme, TableBody, TableCell, TableContainer, TableHead, TableRow, TableSortLabel, Typography } from '@mui/material';
 import { memo, useCallback, useMemo } from 'react';
 import { useCreatePath, useListContext, useTranslate, type Identifier, type SortPayload } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { MONITOR_COLUMNS, type MonitorColumn } from './columns';
-import { MonitorRow, type MonitoredDevice } from './MonitorRow';
+import { MONITOR_CAPTION, MONITOR_CELL, MONITOR_NUMBER_CELL, MONITOR_ROW, MONITOR_ROW_SELECTED, MonitorRow, type MonitoredDevice } from './MonitorRow';
 import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
+
+/** The rows look like MUI's hoverable, selectable rows of small body cells, styled once here (MonitorRow says why). */
+const rowStyles = (theme: Theme) => ({
+  [`& tr.${MONITOR_ROW}`]: { cursor: 'pointer', verticalAlign: 'middle' },
+  [`& tr.${MONITOR_ROW}:hover`]: { backgroundColor: theme.palette.action.hover },
+  [`& tr.${MONITOR_ROW_SELECTED}`]: { backgroundColor: alpha(theme.palette.primary.main, theme.palette.action.selectedOpacity) },
+  [`& tr.${MONITOR_ROW_SELECTED}:hover`]: {
+    backgroundColor: alpha(theme.palette.primary.main, theme.palette.action.selectedOpacity + theme.palette.action.hoverOpacity),
+  },
+  [`& .${MONITOR_CAPTION}`]: {
+    fontSize: theme.typography.caption.fontSize,
+    lineHeight: theme.typography.caption.lineHeight,
+    color: theme.palette.text.secondary,
+  },
+  [`& td.${MONITOR_CELL}`]: {
+    fontFamily: theme.typography.body2.fontFamily,
+    fontSize: theme.typography.body2.fontSize,
+    fontWeight: theme.typography.body2.fontWeight,
+    lineHeight: theme.typography.body2.lineHeight,
+    letterSpacing: theme.typography.body2.letterSpacing,
+    padding: '6px 16px',
+    // MUI's own TableCell border colour.
+    borderBottom: `1px solid ${theme.palette.mode === 'light' ? lighten(alpha(theme.palette.divider, 1), 0.88) : darken(alpha(theme.palette.divider, 1), 0.68)}`,
+    color: theme.palette.text.primary,
+    whiteSpace: 'nowrap',
+    textAlign: 'left' as const,
+  },
+  [`& td.${MONITOR_NUMBER_CELL}`]: { textAlign: 'right' as const, fontVariantNumeric: 'tabular-nums' },
+});
 
 interface MonitorHeadProps {
   sort: SortPayload;
@@ -80,7 +110,7 @@ export const MonitorTable = () => {
 
   return (
     <TableContainer sx={{ overflowX: 'auto' }}>
-      <Table size="small" stickyHeader>
+      <Table size="small" stickyHeader sx={rowStyles}>
         <MonitorHead sort={sort} setSort={setSort} allSelected={allSelected} someSelected={someSelected} onSelectAll={onSelectAll} />
         <TableBody>
           {rows.map((record) => (

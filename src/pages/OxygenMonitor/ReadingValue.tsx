@@ -1,4 +1,4 @@
-import { Typography } from '@mui/material';
+import { useTheme } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { DEFAULT_RATED_MAX_ATA } from '../../domain/deviceTypes';
 import type { Telemetry } from '../../domain/mqtt/payloads';
@@ -31,8 +31,10 @@ interface ReadingValueProps {
 export const ReadingValue = ({ reading, field, digits, unit, withUnit = false, inSession, ratedMaxAta = DEFAULT_RATED_MAX_ATA }: ReadingValueProps) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
+  const { palette } = useTheme();
   if (isMarked(field) && VITAL_READINGS.includes(field) && !inSession) {
-    return <Typography component="span" variant="inherit" color="text.disabled" title={translate('app.monitor.noSession')}>—</Typography>;
+    // A plain span: a fleet's rows render each second, and MUI's Typography would style it anew each time.
+    return <span style={{ color: palette.text.disabled }} title={translate('app.monitor.noSession')}>—</span>;
   }
   if (reading === undefined) return null;
   const number = (value: number | undefined) => (value === undefined ? '' : formatNumber(locale, value, digits));

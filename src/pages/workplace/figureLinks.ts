@@ -1,6 +1,8 @@
 import {
+  ALARM_FIGURE_FILTERS,
   CHAMBER_FIGURE_FILTERS,
   orderFigureFilters,
+  type AlarmFigure,
   type ChamberFigure,
   type FleetSummary,
   type OrderFigure,
@@ -34,9 +36,10 @@ const listUrl = (path: string, filter: WireFilter): string => {
 
 const DEVICE_LIST = '/list/device-manager';
 const ORDER_LIST = '/other/order-list';
-const AUDIT_LOG = '/audit-log';
+const ALARM_LIST = '/alarms';
 
 export const chamberFigureLink = (figure: Exclude<ChamberFigure, 'total'>): string => listUrl(DEVICE_LIST, CHAMBER_FIGURE_FILTERS[figure]);
 
-export const orderFigureLink = (figure: OrderFigure, day: Pick<FleetSummary, 'from' | 'to'>): string =>
-  listUrl(figure === 'sessions' ? AUDIT_LOG : ORDER_LIST, orderFigureFilters(day)[figure]);
+export const orderFigureLink = (figure: OrderFigure, day: Pick<FleetSummary, 'from' | 'to'>): string => listUrl(ORDER_LIST, orderFigureFilters(day)[figure]);
+
+export const alarmFigureLink = (figure: AlarmFigure): string => listUrl(ALARM_LIST, ALARM_FIGURE_FILTERS[figure]);

@@ -2,6 +2,7 @@ import { act, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CoreAdminContext, memoryStore, type DataProvider } from 'react-admin';
 import { fakeConnection } from '../../../tests/unit/live/fakeConnection';
+import type { AlarmRecord } from '../../domain/alarms/record';
 import type { LiveEvent } from '../../domain/live';
 import { LiveContext } from '../../providers/live/LiveContext';
 import { FIGURES_REFETCH_MS, useFleetSummary } from './useFleetSummary';
@@ -12,6 +13,23 @@ const Figures = () => {
 };
 
 const device = (data: Extract<LiveEvent, { type: 'device' }>['data']): LiveEvent => ({ type: 'device', data });
+
+const RAISED: AlarmRecord = {
+  id: 1,
+  deviceId: 'OC-1',
+  kind: 'o2-high',
+  priority: 'medium',
+  state: 'active-unacked',
+  value: 23.1,
+  threshold: 23,
+  raisedAt: 0,
+  ackedAt: null,
+  ackedBy: null,
+  closedAt: null,
+  shelvedUntil: null,
+  comment: null,
+};
+const alarm = (change: Partial<AlarmRecord>): LiveEvent => ({ type: 'alarm', data: { ...RAISED, ...change } });
 
 /** How often the workplace asks for its figures as the live stream reports chambers. */
 describe('useFleetSummary', () => {
@@ -53,6 +71,21 @@ describe('useFleetSummary', () => {
     });
     await act(() => vi.advanceTimersByTimeAsync(FIGURES_REFETCH_MS));
     expect(fleetSummary).toHaveBeenCalledTimes(3);
+  });
+
+  it('asks again when an alarm starts or stops standing or changes priority, not when it is acknowledged', async () => {
+    const { emit, fleetSummary } = mount();
+    await vi.waitFor(() => expect(fleetSummary).toHaveBeenCalledTimes(1));
+    const after = async (event: LiveEvent) => {
+      act(() => emit('event', event));
+      await act(() => vi.advanceTimersByTimeAsync(FIGURES_REFETCH_MS));
+      return fleetSummary.mock.calls.length;
+    };
+    expect(await after(alarm({}))).toBe(2);
+    expect(await after(alarm({ state: 'active-acked', ackedBy: 'client' }))).toBe(2);
+    expect(await after(alarm({ state: 'active-acked', priority: 'high' }))).toBe(3);
+    expect(await after(alarm({ state: 'shelved' }))).toBe(4);
+    expect(await after(alarm({ state: 'closed' }))).toBe(4);
   });
 
   it('asks nothing after the page is left', async () => {

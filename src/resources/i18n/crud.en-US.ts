@@ -74,6 +74,12 @@ export const crudEnUS = {
       commandValues: 'Values',
       print: 'Print',
       csv: 'Export readings as CSV',
+      alarms: 'Alarms raised during the session (%{count})',
+      noAlarms: 'No alarm was raised during the session.',
+      valueThreshold: 'Value / threshold',
+      acknowledged: 'Acknowledged',
+      acknowledgedBy: '%{account}, %{time}',
+      alarmsCsv: 'Export alarms as CSV',
     },
     alarms: {
       ack: 'Acknowledge',

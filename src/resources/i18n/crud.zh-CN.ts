@@ -72,6 +72,12 @@ export const crudZhCN = {
       commandValues: '内容',
       print: '打印',
       csv: '导出读数 CSV',
+      alarms: '疗程中的报警（%{count} 条）',
+      noAlarms: '疗程中没有报警。',
+      valueThreshold: '报警值 / 阈值',
+      acknowledged: '确认',
+      acknowledgedBy: '%{account}，%{time}',
+      alarmsCsv: '导出报警 CSV',
     },
     alarms: {
       ack: '确认',

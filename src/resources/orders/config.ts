@@ -23,7 +23,7 @@ export const ordersConfig = defineResource({
     OpenId: { kind: 'text', maxLength: 64, views: ['list', 'filter', 'show'] },
     IsUsed: { kind: 'boolean', views: ['list', 'filter', 'show'] },
     IsPass: { kind: 'boolean', views: ['list', 'filter', 'show'] },
-    UseTime: { kind: 'datetime', views: ['list', 'sort', 'show'] },
+    UseTime: { kind: 'datetime', views: ['list', 'filter', 'sort', 'show'] },
     FinishTime: { kind: 'datetime', views: ['list', 'sort', 'show'] },
     CancelTime: { kind: 'datetime', views: ['list', 'show'] },
   },

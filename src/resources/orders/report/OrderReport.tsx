@@ -2,12 +2,14 @@ import { Alert, Box, Chip, GlobalStyles, Paper, Stack, Table, TableBody, TableCe
 import PrintIcon from '@mui/icons-material/Print';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useQuery } from '@tanstack/react-query';
-import { Button, downloadCSV, Loading, Title, useDataProvider, useGetRecordId, useLocaleState, useTranslate } from 'react-admin';
+import { Button, downloadCSV, Loading, Title, useDataProvider, useGetRecordId, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { REPORT_MAX_READINGS, SETTINGS_IN_FORCE, type ReportCommand, type ReportSettings, type SessionReport } from '../../../domain/sessionReport';
 import { orderStateOf } from '../requests';
-import { readingsCsv } from './readingsCsv';
+import { AlarmsRaised } from './AlarmsRaised';
+import { alarmsCsv, readingsCsv } from './reportCsv';
 import { ReportCharts } from './ReportCharts';
+import { useTime } from './useTime';
 
 /** On paper: the report alone, without the console's bars, menus and buttons; each section kept whole on its page. */
 const PRINT_STYLES = (
@@ -22,11 +24,6 @@ const PRINT_STYLES = (
     }}
   />
 );
-
-const useTime = () => {
-  const [locale] = useLocaleState();
-  return (value: number | null | undefined) => (value === null || value === undefined ? '—' : new Date(value).toLocaleString(locale));
-};
 
 const Fact = ({ label, value }: { label: string; value: string }) => (
   <Box>
@@ -160,8 +157,8 @@ const CommandsSent = ({ commands }: { commands: readonly ReportCommand[] }) => {
 
 /**
  * An order's detail (`/orders/:id/show`): its session report (docs/orders.md, "The session report"): the
- * booking, charts of the session's readings, the settings in force, the commands sent; printable (the
- * print stylesheet leaves the console's bars out) and its readings exportable as CSV.
+ * booking, the alarms raised, charts of the session's readings, the settings in force, the commands sent;
+ * printable (the print stylesheet leaves the console's bars out), its readings and alarms exportable as CSV.
  */
 export const OrderReport = () => {
   const id = useGetRecordId();
@@ -181,12 +178,18 @@ export const OrderReport = () => {
         <Button label="crud.orders.csv" disabled={report.readings.length === 0} onClick={() => downloadCSV(readingsCsv(report.readings), `${report.order.OrderNum}-readings`)}>
           <DownloadIcon />
         </Button>
+        <Button label="crud.orders.alarmsCsv" disabled={report.alarms.length === 0} onClick={() => downloadCSV(alarmsCsv(report.alarms), `${report.order.OrderNum}-alarms`)}>
+          <DownloadIcon />
+        </Button>
       </Stack>
       <ReportHeader report={report} />
       {report.session === null ? (
         <Alert severity="info">{translate('crud.orders.noSession')}</Alert>
       ) : (
         <>
+          <Section title={translate('crud.orders.alarms', { count: report.alarms.length })}>
+            <AlarmsRaised alarms={report.alarms} />
+          </Section>
           <Section title={`${translate('crud.orders.session')} · ${translate('crud.orders.readingsCount', { count: report.readings.length })}`}>
             {report.truncated && <Alert severity="warning">{translate('crud.orders.truncated', { count: REPORT_MAX_READINGS })}</Alert>}
             {report.readings.length === 0 ? <Typography variant="body2">{translate('crud.orders.noReadings')}</Typography> : <ReportCharts readings={report.readings} />}
