@@ -3,6 +3,7 @@ import { RESOURCE_CONFIGS } from '../src/resources/configs';
 import { sharedPolicy, type AccessCheck } from './access';
 import { authHandlers, mockCredentials, mustChangeCodeGate } from './auth';
 import { accountCallHandlers } from './accountCalls';
+import { alarmHandlers, seededAlarms } from './alarms';
 import { commandLog, deviceCommandHandlers } from './deviceCommands';
 import { fleetSummaryHandlers } from './fleetSummary';
 import { historyHandlers } from './history';
@@ -11,7 +12,7 @@ import { liveHandlers } from './live';
 import { messageHandlers } from './messages';
 import { orderHandlers, settleSeededOrders } from './orders';
 import { restResourceHandlers } from './rest';
-import { seedTables } from './seed';
+import { MOCK_EPOCH, seedTables } from './seed';
 import { upstreamResourceHandlers } from './upstream';
 
 export interface MockOptions {
@@ -26,8 +27,8 @@ export interface MockOptions {
  * configuration, over freshly seeded data), the upstream's commands to chambers and its account calls.
  * Each call gets its own data and its own passwords and its own command log. The first matching handler
  * answers, so the order is: the 40300 gate of an account that must change its password, sign-in, the
- * commands, the account calls and the booking calls (add_Admin with the level rule before the generated create), the
- * generated resource handlers, then the command log's REST read, a device's history, the message box, the
+ * commands, the account calls, the booking calls (add_Admin with the level rule before the generated create) and the
+ * alarms' actions, history and rule edits, the generated resource handlers, then the command log's REST read, a device's history, the message box, the
  * workplace's fleet summary and the live stream.
  */
 export const handlers = (upstreamBase: string, restBase: string, { resources = RESOURCE_CONFIGS, canAccess = sharedPolicy }: MockOptions = {}) => {
@@ -42,6 +43,8 @@ export const handlers = (upstreamBase: string, restBase: string, { resources = R
     ...issueCommandHandlers(upstreamBase, tables, canAccess, commands),
     ...accountCallHandlers(upstreamBase, tables, canAccess, credentials),
     ...orderHandlers(restBase, tables, canAccess, commands),
+    // The seeded alarms' transitions and conditions, made again the way the alarms table was (mocks/seed.ts).
+    ...alarmHandlers(restBase, tables, canAccess, seededAlarms(tables.get('devices') ?? [], MOCK_EPOCH)),
     ...resources.flatMap((config) =>
       config.adapter === 'upstream'
         ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess)

@@ -3,6 +3,7 @@ import { DEFAULT_DEVICE_TYPES } from '../src/domain/deviceTypes';
 import { seededRandomFor, type Random } from '../src/domain/random';
 import type { FieldConfig, ResourceConfig } from '../src/resources/types';
 import { seededReading } from './readings';
+import { seededAlarmRules, seededAlarms } from './alarms';
 
 /** docs/product.md, "The console": every mocked list holds 55 records. */
 export const MOCK_TOTAL = 55;
@@ -10,10 +11,18 @@ export const MOCK_TOTAL = 55;
 export const MOCK_EPOCH = Date.UTC(2026, 0, 1, 8);
 const HOUR = 3_600_000;
 
-/** Tables whose records are fixed, not generated: the five device types, as the server's migration seeds them. */
-const FIXED_TABLES: Readonly<Record<string, () => WireRecord[]>> = {
+/**
+ * Tables whose records are fixed, not generated, made from the generated ones: the five device types and
+ * their alarm rules, as the server's migrations seed them, and a handful of alarms on the first chambers.
+ */
+const FIXED_TABLES: Readonly<Record<string, (generated: ReadonlyMap<string, WireRecord[]>) => WireRecord[]>> = {
   'device-types': () => DEFAULT_DEVICE_TYPES.map((type) => ({ ...type, updatedAt: MOCK_EPOCH })),
+  'alarm-rules': () => seededAlarmRules(MOCK_EPOCH),
+  alarms: (generated) => seededAlarms(generated.get('devices') ?? [], MOCK_EPOCH).alarms,
 };
+
+/** Whether the mocks seed this resource's records by hand rather than generate them. */
+export const isFixedTable = (name: string): boolean => Object.hasOwn(FIXED_TABLES, name);
 
 const text = (source: string, index: number, { minLength = 0, maxLength }: { minLength?: number; maxLength: number }) =>
   `${source}-${String(index + 1).padStart(3, '0')}`.slice(0, maxLength).padEnd(minLength, '0');
@@ -53,10 +62,9 @@ const pick = (ids: readonly RecordId[], random: Random) => ids[Math.floor(random
  * seeded records of the referenced resource.
  */
 export const seedTables = (configs: readonly ResourceConfig[]): Map<string, WireRecord[]> => {
+  const generatedConfigs = configs.filter((config) => !isFixedTable(config.name));
   const tables = new Map(
-    configs.map((config) => {
-      const fixed = Object.hasOwn(FIXED_TABLES, config.name) ? FIXED_TABLES[config.name] : undefined;
-      if (fixed) return [config.name, fixed()];
+    generatedConfigs.map((config) => {
       const random = seededRandomFor(config.name);
       const ids = idFields(config);
       const records = Array.from({ length: MOCK_TOTAL }, (_, index) =>
@@ -67,7 +75,7 @@ export const seedTables = (configs: readonly ResourceConfig[]): Map<string, Wire
       return [config.name, records];
     }),
   );
-  for (const config of configs) {
+  for (const config of generatedConfigs) {
     const random = seededRandomFor(`${config.name}:references`);
     for (const [source, field] of fieldEntries(config)) {
       if (field.kind !== 'reference') continue;
@@ -80,5 +88,7 @@ export const seedTables = (configs: readonly ResourceConfig[]): Map<string, Wire
       }
     }
   }
-  return tables;
+  for (const config of configs) if (isFixedTable(config.name)) tables.set(config.name, FIXED_TABLES[config.name]?.(tables) ?? []);
+  // In the registry's order, as the callers list them.
+  return new Map(configs.map((config) => [config.name, tables.get(config.name) ?? []]));
 };

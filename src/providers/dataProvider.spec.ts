@@ -33,7 +33,7 @@ describe('the composite data provider', () => {
   });
 
   it('rejects a resource no configuration declares, naming it', async () => {
-    await expect((await console_()).getOne('alarms', { id: 1 })).rejects.toThrow('No resource "alarms" is configured');
+    await expect((await console_()).getOne('maintenance-plans', { id: 1 })).rejects.toThrow('No resource "maintenance-plans" is configured');
   });
 });
 

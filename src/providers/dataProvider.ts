@@ -7,7 +7,7 @@ import { DEVICE_COMMANDS_PATH } from '../resources/devices/commandLog';
 import type { ChangeSettingsBody, DeviceCommandRecord, IssuedCommand } from '../resources/devices/requests';
 import { DEVICE_COMMANDS } from '../resources/devices/config';
 import { type DeviceState } from '../domain/devices';
-import { findResource, sourcesIn, type WireRecord } from '../resources/model';
+import { findResource, sourcesIn, writable, type WireRecord } from '../resources/model';
 import type { ResourceConfig } from '../resources/types';
 import { ORDERS_PATH, type BookingBody } from '../resources/orders/requests';
 import { sessionReportSchema, type SessionReport } from '../domain/sessionReport';
@@ -100,9 +100,11 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
   const route = (method: Method): Call => async (resource, params) => {
     const config = findResource(resources, resource);
     const [adapter, name] = config.adapter === 'upstream' ? [upstream, resource] : [rest, config.path ?? resource];
-    // Every adapter method has react-admin's (resource, params) signature; only the record types differ.
-    const call = (adapter[method] as Call)(name, params);
     const view = method === 'create' ? 'create' : method === 'update' ? 'edit' : undefined;
+    // simple-rest sends the whole record the form holds; the server takes only what the form writes.
+    const sent = view && config.adapter === 'rest' ? { ...(params as { data: WireRecord }), data: writable(config, view, (params as { data: WireRecord }).data) } : params;
+    // Every adapter method has react-admin's (resource, params) signature; only the record types differ.
+    const call = (adapter[method] as Call)(name, sent);
     return view ? call.catch((error: unknown) => Promise.reject(onTheField(config, view, error))) : call;
   };
 

@@ -154,8 +154,8 @@ describe('upstream adapter: writes', () => {
   });
 
   it('refuses resources it does not serve', async () => {
-    await expect((await provider()).getList('alarms', { pagination: page, sort: { field: 'id', order: 'ASC' }, filter: {} })).rejects.toThrow(
-      'No resource "alarms" is configured',
+    await expect((await provider()).getList('maintenance-plans', { pagination: page, sort: { field: 'id', order: 'ASC' }, filter: {} })).rejects.toThrow(
+      'No resource "maintenance-plans" is configured',
     );
   });
 });

@@ -20,12 +20,12 @@ import {
   idFilter,
   idValues,
   recordId,
-  sourcesIn,
   withoutSecrets,
+  writable,
   type WireRecord,
 } from '../resources/model';
 import { DEFAULT_PAGE, toWireFilter, type ListAnswer, type ListBody } from '../resources/query';
-import type { FormView, ResourceConfig, UpstreamEndpoints } from '../resources/types';
+import type { ResourceConfig, UpstreamEndpoints } from '../resources/types';
 import type { HttpClient } from './httpClient';
 
 /** A call the upstream has no endpoint for; it always names the resource and the method. */
@@ -41,12 +41,6 @@ type UpstreamConfig = ResourceConfig & { adapter: 'upstream'; endpoints: Upstrea
 /** The one place a wire record becomes the record type a caller asked react-admin for. */
 const withId = <R extends RaRecord>(config: ResourceConfig, record: WireRecord): R =>
   ({ ...record, id: recordId(config, record) }) as R;
-
-/** What the form may write: the form's fields, and for an update the id fields naming the record. */
-const writable = (config: ResourceConfig, view: FormView, data: Partial<RaRecord>): WireRecord => {
-  const sources = view === 'edit' ? [...idFields(config), ...sourcesIn(config, view)] : sourcesIn(config, view);
-  return Object.fromEntries(sources.filter((source) => source in data).map((source) => [source, data[source]]));
-};
 
 /** The upstream answers a create or update with the record, or with nothing; either way we return one. */
 const savedRecord = <R extends RaRecord>(config: ResourceConfig, sent: WireRecord, answer: unknown): R =>

@@ -1,4 +1,6 @@
 import { accountsConfig } from './accounts/config';
+import { alarmRulesConfig } from './alarm-rules/config';
+import { alarmsConfig } from './alarms/config';
 import { auditLogConfig } from './audit-log/config';
 import { deviceTypesConfig } from './device-types/config';
 import { devicesConfig } from './devices/config';
@@ -17,4 +19,6 @@ export const RESOURCE_CONFIGS: readonly ResourceConfig[] = [
   accountsConfig,
   auditLogConfig,
   deviceTypesConfig,
+  alarmsConfig,
+  alarmRulesConfig,
 ];

@@ -1,4 +1,6 @@
 import { accounts } from './accounts';
+import { alarmRules } from './alarm-rules';
+import { alarms } from './alarms';
 import { auditLog } from './audit-log';
 import { deviceTypes } from './device-types';
 import { devices } from './devices';
@@ -14,4 +16,6 @@ export const RESOURCES: readonly ConsoleResource[] = [
   accounts,
   auditLog,
   deviceTypes,
+  alarms,
+  alarmRules,
 ];

@@ -60,6 +60,15 @@ export const findResource = (configs: readonly ResourceConfig[], name: string): 
   return config;
 };
 
+/**
+ * What a form may write: the form's fields, and for an update the id fields naming the record. The views
+ * hold whole records; a server refuses fields a form does not show (writeSchema is strict).
+ */
+export const writable = (config: ResourceConfig, view: FormView, data: Readonly<Record<string, unknown>>): WireRecord => {
+  const sources = view === 'edit' ? [...idFields(config), ...sourcesIn(config, view)] : sourcesIn(config, view);
+  return Object.fromEntries(sources.filter((source) => source in data).map((source) => [source, data[source]]));
+};
+
 /** Every field but the passwords, which are written and never read back. */
 export const readableEntries = (config: ResourceConfig): [string, FieldConfig][] =>
   fieldEntries(config).filter(([, field]) => field.kind !== 'password');

@@ -44,13 +44,31 @@ interface NumberFieldConfig extends FieldBase {
    * representation), is picked from those names, and is still stored and validated as the number.
    */
   namedBy?: string;
+  /**
+   * A unit that differs from record to record, named by another field's value: an alarm's value is in its
+   * kind's unit (23.6 % oxygen, 2.1 ATA). Shown beside each value, since no one unit fits the label.
+   */
+  unitBy?: UnitBy;
 }
+
+/** A unit per value of another field of the record (`source`): an alarm's kind names its value's unit. */
+export interface UnitBy {
+  source: string;
+  units: Readonly<Partial<Record<string, Unit>>>;
+}
+
+/** A choice's colour where it tells the reader something at a glance (an alarm's priority); its label is always shown with it. */
+export type Tone = 'error' | 'warning' | 'info' | 'success' | 'default';
 
 /** Choices are labelled per language in `labels[locale].choices[source][value]`. */
 export interface EnumFieldConfig extends FieldBase {
   kind: 'enum';
   choices: readonly (string | number)[];
   defaultValue?: string | number;
+  /** Shown as a chip of this colour per choice, rather than as plain text. */
+  tones?: Readonly<Partial<Record<string, Tone>>>;
+  /** Its list filter picks any number of choices (an alarm's states), rather than one. */
+  filterMany?: boolean;
 }
 
 interface BooleanFieldConfig extends FieldBase {
@@ -70,6 +88,8 @@ interface ReferenceFieldConfig extends FieldBase {
   many?: boolean;
   /** The text field of the referenced resource that its picker searches. */
   searchBy: string;
+  /** The referenced record's field a reference shows (an alarm's device by its Id); its representation by default. */
+  shows?: string;
 }
 
 /** "systolic/diastolic" in mmHg, as the chambers report it. */
@@ -152,6 +172,11 @@ interface ConfigBase<F extends Fields> {
    * answer's `total` is only a lower bound and says so (ListAnswer.totalIsLowerBound; docs/server-lists.md).
    */
   countUpTo?: number;
+  /**
+   * The list's filter until the reader changes it (the alarms: every state but closed); its fields' inputs are
+   * always shown, so what narrows the list is in sight.
+   */
+  defaultFilter?: Readonly<Partial<Record<Source<F>, string | number | boolean | readonly (string | number)[]>>>;
   fields: F;
 }
 

@@ -43,7 +43,7 @@ describe.each(STORE_KINDS)('the alarms API (%s)', (kind) => {
     expect((await list('admin')).map((alarm) => alarm.deviceId).sort()).toEqual(['OC-A1', 'OC-C1']);
     expect((await list('client')).map((alarm) => alarm.deviceId)).toEqual(['OC-A1']);
     expect((await list('admin', { priority: 'medium' })).map((alarm) => alarm.kind)).toEqual(['erd']);
-    expect((await list('admin', { kind: 'o2-high', state: 'active-unacked', deviceId: 'A1' })).map((alarm) => alarm.id)).toEqual([inScope]);
+    expect((await list('admin', { kind: 'o2-high', state: 'active-unacked', deviceId: 'OC-A1' })).map((alarm) => alarm.id)).toEqual([inScope]);
     expect(await list('admin', { raisedAt: { gte: clock.now() + 1 } })).toEqual([]);
     const one = await request('GET', `/alarms/${inScope}`, 'client');
     expect(one.body).toMatchObject({ id: inScope, deviceId: 'OC-A1', kind: 'o2-high', priority: 'high', state: 'active-unacked', value: 23.6, threshold: 23.5, ackedBy: null });

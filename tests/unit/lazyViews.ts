@@ -12,6 +12,8 @@ export const loadLazyViews = () =>
     import('../../src/resources/accounts/AccountActions'),
     import('../../src/resources/accounts/AccountCreate'),
     import('../../src/resources/devices/DeviceCommands'),
+    import('../../src/resources/alarms/AlarmActions'),
+    import('../../src/resources/alarms/AlarmShow'),
     import('../../src/resources/orders/OrderManager'),
     import('../../src/resources/orders/report/OrderReport'),
     import('../../src/resources/devices/detail/DeviceDetail'),

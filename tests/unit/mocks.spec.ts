@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MOCK_ACK_MS } from '../../mocks/deviceCommands';
 import { createMockServer } from '../../mocks/node';
-import { MOCK_TOTAL, seedTables } from '../../mocks/seed';
+import { isFixedTable, MOCK_TOTAL, seedTables } from '../../mocks/seed';
 import { DEFAULT_DEVICE_TYPES } from '../../src/domain/deviceTypes';
 import { CMD_ID_PATTERN } from '../../src/domain/mqtt/payloads';
 import { RESOURCE_CONFIGS } from '../../src/resources/configs';
@@ -20,7 +20,7 @@ afterAll(() => server.close());
 describe('seeded mock data', () => {
   const tables = seedTables(RESOURCE_CONFIGS);
 
-  const generated = RESOURCE_CONFIGS.filter((config) => config.name !== 'device-types');
+  const generated = RESOURCE_CONFIGS.filter((config) => !isFixedTable(config.name));
   it.each(generated.map((config) => [config.name, config] as const))('%s: 55 records within every field\'s kind and limits, unique ids', (name, config) => {
     const records = tables.get(name) ?? [];
     expect(records).toHaveLength(MOCK_TOTAL);

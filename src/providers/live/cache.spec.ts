@@ -88,6 +88,28 @@ describe('the query cache fed by the live stream', () => {
     expect(queryClient.getQueryState(order)?.isInvalidated).toBe(false);
   });
 
+  it('makes every open alarms query refetch on alarm events, at most once per window, and leaves other resources alone', () => {
+    vi.useFakeTimers();
+    const { queryClient, emit } = seeded();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    const alarmList: QueryKey = ['alarms', 'getList', list];
+    const alarmHistory: QueryKey = ['alarms', 'history', 7];
+    queryClient.setQueryData(alarmList, { data: [], total: 0 });
+    queryClient.setQueryData(alarmHistory, []);
+    const alarm = { id: 7, deviceId: 'OC-1', kind: 'o2-high', priority: 'high', state: 'active-unacked', value: 23.6, threshold: 23.5, raisedAt: 1000, ackedAt: null, ackedBy: null, closedAt: null, shelvedUntil: null, comment: null } as const;
+    // A flood: ten alarms at once refetch once, then once more at the window's end.
+    for (let i = 0; i < 10; i += 1) emit('event', { type: 'alarm', data: { ...alarm, id: i + 1 } });
+    expect(invalidate).toHaveBeenCalledTimes(1);
+    expect(queryClient.getQueryState(alarmList)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(alarmHistory)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(KEYS.list)?.isInvalidated).toBe(false);
+    vi.advanceTimersByTime(LIST_REFETCH_MS);
+    expect(invalidate).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(LIST_REFETCH_MS * 3);
+    expect(invalidate).toHaveBeenCalledTimes(2);
+    expect(invalidate.mock.calls.every(([filters]) => filters?.queryKey?.[0] === 'alarms')).toBe(true);
+  });
+
   it('refetches every query of the live resources on a reset and on each polling tick, and nothing else', () => {
     const { queryClient, emit } = seeded();
     const accounts: QueryKey = ['accounts', 'getList', list];

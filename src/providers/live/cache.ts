@@ -1,5 +1,6 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { DevicePatch } from '../../domain/live';
+import { alarmsConfig } from '../../resources/alarms/config';
 import { devicesConfig } from '../../resources/devices/config';
 import { ordersConfig } from '../../resources/orders/config';
 import { stateRecordsConfig } from '../../resources/state-records/config';
@@ -14,10 +15,12 @@ import type { LiveConnection } from './connection';
  * - a new reading makes the open `state-records` lists refetch, and a change of order or session the open
  *   `orders` lists, each at most once per LIST_REFETCH_MS (a list's page, sort, filter and total are the
  *   server's to say; guessing where a reading lands would go wrong on most of them);
+ * - an `alarm` event makes every open `alarms` query refetch (the list, an alarm's page and its history),
+ *   at most once per LIST_REFETCH_MS however many alarms change at once;
  * - a reset or a polling tick refetches every open query of the live resources.
  */
 
-const LIVE_RESOURCES: readonly string[] = [devicesConfig.name, stateRecordsConfig.name, ordersConfig.name];
+const LIVE_RESOURCES: readonly string[] = [devicesConfig.name, stateRecordsConfig.name, ordersConfig.name, alarmsConfig.name];
 
 const LIST_METHODS = new Set(['getList', 'getInfiniteList', 'getManyReference']);
 
@@ -134,10 +137,12 @@ export const bindLiveCache = (connection: LiveConnection, queryClient: QueryClie
   };
   const readings = throttle(() => void refetchLists(queryClient, stateRecordsConfig.name), LIST_REFETCH_MS);
   const orders = throttle(() => void refetchLists(queryClient, ordersConfig.name), LIST_REFETCH_MS);
+  const alarms = throttle(() => void queryClient.invalidateQueries({ queryKey: [alarmsConfig.name] }), LIST_REFETCH_MS);
   const refetchAll = () => void refetchLive(queryClient);
 
   const unsubscribe = [
     connection.on('event', (event) => {
+      if (event.type === 'alarm') alarms.call();
       if (event.type !== 'device') return;
       const patch = event.data;
       if (pending.size === 0) queueMicrotask(applyPending);
@@ -153,5 +158,6 @@ export const bindLiveCache = (connection: LiveConnection, queryClient: QueryClie
     unsubscribe.forEach((off) => off());
     readings.cancel();
     orders.cancel();
+    alarms.cancel();
   };
 };

@@ -1,38 +1,53 @@
-import { ALARM_KINDS, DEVICE_TYPES, LESSER_PRIORITIES } from '../../domain/alarms/rules';
+import { ALARM_KINDS, LESSER_PRIORITIES } from '../../domain/alarms/rules';
+import { DEVICE_TYPE_MAX, DEVICE_TYPE_MIN } from '../../domain/deviceTypes';
 import { defineResource } from '../types';
-import { ALARM_KIND_LABELS } from '../alarms/config';
+import { ALARM_KIND_LABELS, ALARM_KIND_UNITS } from '../alarms/config';
+
+/** A limit in its rule's unit (oxygen in %, pressure in ATA, ...). */
+const inKindUnit = { source: 'kind', units: ALARM_KIND_UNITS } as const;
 
 /** Thresholds span every reading a rule watches (pressure, oxygen, temperature, humidity, vitals, blood pressure). */
-const limit = { kind: 'number', min: -50, max: 300, views: ['list', 'show', 'edit'] } as const;
+const limit = { kind: 'number', min: -50, max: 300, unitBy: inKindUnit, views: ['list', 'show', 'edit'] } as const;
 const delay = { kind: 'number', integer: true, min: 0, max: 3600, unit: 'second', required: true, views: ['list', 'show', 'edit'] } as const;
 
 /**
  * The alarm rules of each device type, served by `GET /api/v1/alarm-rules` and `/:id`, edited by an admin
- * with `PUT /api/v1/alarm-rules/:id` (server/alarms/rule-routes.ts, docs/alarms.md "Rules"). Not in the
- * console's registry yet (the alarm screens come next), like the alarms.
+ * with `PUT /api/v1/alarm-rules/:id` (server/alarms/routes.ts and rule-edit.ts, which validates with this
+ * configuration's edit fields; docs/alarms.md "Rules" and "Tuning"). The console lists them for every role
+ * and offers the edit form to whom the policy lets edit; a type shows by its name. A rule's number, whether
+ * the limit itself alarms, its off-delay and when it changed are in the list's column chooser, so a row
+ * keeps to a laptop's width in English.
  */
 export const alarmRulesConfig = defineResource({
   name: 'alarm-rules',
-  menu: { group: 'other', order: 40 },
+  menu: { group: 'list', order: 45 },
   id: 'id',
-  representation: 'kind',
+  representation: 'id',
   defaultSort: { field: 'id', order: 'ASC' },
   adapter: 'rest',
   fields: {
-    id: { kind: 'number', integer: true, min: 1, max: 1_000_000, views: ['list', 'sort', 'show'] },
-    deviceType: { kind: 'enum', choices: DEVICE_TYPES, required: true, views: ['list', 'filter', 'sort', 'show'] },
+    id: { kind: 'number', integer: true, min: 1, max: 1_000_000, views: ['sort', 'show'] },
+    deviceType: {
+      kind: 'number',
+      integer: true,
+      min: DEVICE_TYPE_MIN,
+      max: DEVICE_TYPE_MAX,
+      namedBy: 'device-types',
+      required: true,
+      views: ['list', 'filter', 'sort', 'show'],
+    },
     kind: { kind: 'enum', choices: ALARM_KINDS, required: true, views: ['list', 'filter', 'show'] },
     priority: { kind: 'enum', choices: LESSER_PRIORITIES, required: true, views: ['list', 'show', 'edit'] },
     above: limit,
     below: limit,
     highAbove: limit,
     highBelow: limit,
-    atLimit: { kind: 'boolean', required: true, views: ['list', 'show', 'edit'] },
+    atLimit: { kind: 'boolean', required: true, views: ['show', 'edit'] },
     onDelayS: delay,
-    offDelayS: delay,
-    deadband: { kind: 'number', min: 0, max: 50, required: true, views: ['list', 'show', 'edit'] },
+    offDelayS: { ...delay, views: ['show', 'edit'] },
+    deadband: { kind: 'number', min: 0, max: 50, unitBy: inKindUnit, required: true, views: ['list', 'show', 'edit'] },
     enabled: { kind: 'boolean', required: true, views: ['list', 'filter', 'show', 'edit'] },
-    updatedAt: { kind: 'datetime', required: true, views: ['list', 'sort', 'show'] },
+    updatedAt: { kind: 'datetime', required: true, views: ['sort', 'show'] },
   },
   labels: {
     'zh-CN': {
@@ -54,7 +69,6 @@ export const alarmRulesConfig = defineResource({
         updatedAt: '修改时间',
       },
       choices: {
-        deviceType: { 1: '类型 1', 2: '类型 2', 3: '类型 3', 4: '类型 4', 5: '类型 5' },
         kind: ALARM_KIND_LABELS['zh-CN'],
         priority: { medium: '中', low: '低' },
       },
@@ -78,7 +92,6 @@ export const alarmRulesConfig = defineResource({
         updatedAt: 'Changed',
       },
       choices: {
-        deviceType: { 1: 'type 1', 2: 'type 2', 3: 'type 3', 4: 'type 4', 5: 'type 5' },
         kind: ALARM_KIND_LABELS['en-US'],
         priority: { medium: 'medium', low: 'low' },
       },

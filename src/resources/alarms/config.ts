@@ -1,8 +1,23 @@
-import { ALARM_KINDS, ALARM_PRIORITIES, ALARM_STATES } from '../../domain/alarms/rules';
-import { DEVICE_ID_MAX } from '../../domain/devices';
-import { defineResource } from '../types';
+import { OPEN_ALARM_STATES } from '../../domain/alarms/open';
+import { ALARM_KINDS, ALARM_PRIORITIES, ALARM_STATES, type AlarmKind } from '../../domain/alarms/rules';
+import { defineResource, type Unit } from '../types';
 
-/** Kinds, priorities and states in both languages: the alarms' list and, later, the console's alarm screens. */
+/** The unit of each kind's readings, values, limits and deadband (the event kinds have none). */
+export const ALARM_KIND_UNITS: Readonly<Partial<Record<AlarmKind, Unit>>> = {
+  'o2-high': 'percent',
+  'pressure-high': 'ata',
+  'pressure-rate': 'ataPerMinute',
+  temperature: 'celsius',
+  humidity: 'relativeHumidity',
+  'spo2-low': 'percent',
+  'heart-rate': 'bpm',
+  'blood-pressure': 'mmHg',
+};
+
+/** A value in its kind's unit. */
+const inKindUnit = { source: 'kind', units: ALARM_KIND_UNITS } as const;
+
+/** Kinds in both languages: the alarms' and the rules' labels, and the console's alarm signals. */
 export const ALARM_KIND_LABELS = {
   'zh-CN': {
     'o2-high': '舱内氧浓度高',
@@ -33,9 +48,9 @@ export const ALARM_KIND_LABELS = {
 
 /**
  * The safety alarms, served by `GET /api/v1/alarms` and `/:id` (server/alarms/, docs/alarms.md) with their
- * actions (ack, shelve, unshelve, close) and history beside. Not in the console's registry yet: the
- * console's alarm screens come next; the configuration gives the server its list meaning (filters by
- * priority, state, device, kind and time; sort; paging).
+ * actions (ack, shelve, unshelve, close) and history beside (./requests.ts); the console's alarm list and
+ * page are generated from it. The list opens on the open alarms (every state but closed); the device
+ * links to its detail page; a value and its threshold are in the kind's unit.
  */
 export const alarmsConfig = defineResource({
   name: 'alarms',
@@ -43,19 +58,26 @@ export const alarmsConfig = defineResource({
   id: 'id',
   representation: 'id',
   defaultSort: { field: 'raisedAt', order: 'DESC' },
+  defaultFilter: { state: OPEN_ALARM_STATES },
   adapter: 'rest',
   fields: {
     id: { kind: 'number', integer: true, min: 1, max: Number.MAX_SAFE_INTEGER, views: ['list', 'sort', 'show'] },
-    deviceId: { kind: 'text', maxLength: DEVICE_ID_MAX, required: true, views: ['list', 'filter', 'sort', 'show'] },
+    deviceId: { kind: 'reference', reference: 'devices', searchBy: 'Id', shows: 'Id', required: true, views: ['list', 'filter', 'sort', 'show'] },
     kind: { kind: 'enum', choices: ALARM_KINDS, required: true, views: ['list', 'filter', 'show'] },
-    priority: { kind: 'enum', choices: ALARM_PRIORITIES, required: true, views: ['list', 'filter', 'sort', 'show'] },
-    state: { kind: 'enum', choices: ALARM_STATES, required: true, views: ['list', 'filter', 'show'] },
-    value: { kind: 'number', min: -1_000, max: 1_000, views: ['list', 'show'] },
-    threshold: { kind: 'number', min: -1_000, max: 1_000, views: ['list', 'show'] },
+    priority: {
+      kind: 'enum',
+      choices: ALARM_PRIORITIES,
+      tones: { high: 'error', medium: 'warning', low: 'info' },
+      required: true,
+      views: ['list', 'filter', 'sort', 'show'],
+    },
+    state: { kind: 'enum', choices: ALARM_STATES, filterMany: true, required: true, views: ['list', 'filter', 'show'] },
+    value: { kind: 'number', min: -1_000, max: 1_000, unitBy: inKindUnit, views: ['list', 'show'] },
+    threshold: { kind: 'number', min: -1_000, max: 1_000, unitBy: inKindUnit, views: ['list', 'show'] },
     raisedAt: { kind: 'datetime', required: true, views: ['list', 'filter', 'sort', 'show'] },
-    ackedAt: { kind: 'datetime', views: ['list', 'sort', 'show'] },
-    ackedBy: { kind: 'text', maxLength: 64, views: ['list', 'show'] },
-    closedAt: { kind: 'datetime', views: ['list', 'sort', 'show'] },
+    ackedAt: { kind: 'datetime', views: ['sort', 'show'] },
+    ackedBy: { kind: 'text', maxLength: 64, views: ['show'] },
+    closedAt: { kind: 'datetime', views: ['sort', 'show'] },
     shelvedUntil: { kind: 'datetime', views: ['show'] },
     comment: { kind: 'text', maxLength: 500, views: ['list', 'show'] },
   },

@@ -109,6 +109,7 @@ export const ResourceList = ({ config, rowActions, toolbarActions }: ResourceLis
       filters={filters}
       actions={<ListActions config={config} extra={toolbarActions} />}
       sort={config.defaultSort}
+      filterDefaultValues={config.defaultFilter}
       perPage={DEFAULT_PAGE.pageSize}
       exporter={exporter}
     >

@@ -9,14 +9,26 @@ import {
   PasswordInput,
   ReferenceArrayInput,
   ReferenceInput,
+  SelectArrayInput,
   SelectInput,
   TextInput,
+  useRecordContext,
+  useTranslate,
+  type NumberInputProps,
 } from 'react-admin';
-import type { FieldConfig, ResourceConfig } from '../types';
-import { choicesOf, type Labels } from './labels';
+import type { FieldConfig, ResourceConfig, UnitBy } from '../types';
+import { choicesOf, unitNamedBy, type Labels } from './labels';
 
 /** The date-time input holds local "yyyy-MM-ddThh:mm"; the wire holds epoch milliseconds. */
 const toEpoch = (value: string) => (value ? new Date(value).getTime() : null);
+
+/** A number input labelled with the unit the edited record names (a rule's limit in its kind's unit). */
+const NumberInputInUnit = ({ unitBy, label, ...props }: NumberInputProps & { label: string; unitBy: UnitBy }) => {
+  const translate = useTranslate();
+  const record = useRecordContext();
+  const unit = unitNamedBy(unitBy, record);
+  return <NumberInput {...props} label={unit ? `${label} (${translate(`crud.units.${unit}`)})` : label} />;
+};
 
 interface InputOptions {
   source?: string;
@@ -50,9 +62,15 @@ export const inputElement = (
           </ReferenceInput>
         );
       }
+      if (field.unitBy && !asFilter) return <NumberInputInUnit key={inputSource} {...common} unitBy={field.unitBy} min={field.min} max={field.max} step={field.integer ? 1 : 0.01} />;
       return <NumberInput key={inputSource} {...common} min={field.min} max={field.max} step={field.integer ? 1 : 0.01} />;
     case 'enum':
-      return <SelectInput key={inputSource} {...common} choices={choicesOf(config, source, field)} />;
+      return asFilter && field.filterMany ? (
+        // Its chosen values wrap rather than widen the filter bar past the page (five states in English).
+        <SelectArrayInput key={inputSource} {...common} choices={choicesOf(config, source, field)} sx={{ maxWidth: 420 }} />
+      ) : (
+        <SelectInput key={inputSource} {...common} choices={choicesOf(config, source, field)} />
+      );
     case 'boolean':
       // A filter must also be able to mean "either".
       return asFilter ? <NullableBooleanInput key={inputSource} {...common} /> : <BooleanInput key={inputSource} {...common} />;

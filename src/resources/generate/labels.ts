@@ -1,12 +1,16 @@
 import { useMemo } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { fieldOf } from '../model';
-import type { EnumFieldConfig, FieldConfig, ResourceConfig, Unit } from '../types';
+import type { EnumFieldConfig, FieldConfig, ResourceConfig, Unit, UnitBy } from '../types';
 
 const unitOf = (field: FieldConfig | undefined): Unit | undefined => {
   if (field?.kind === 'number') return field.unit;
   return field?.kind === 'bloodPressure' ? 'mmHg' : undefined;
 };
+
+/** The unit a record names for a field whose unit varies (an alarm's kind → its value's unit). */
+export const unitNamedBy = (unitBy: UnitBy, record: Readonly<Record<string, unknown>> | undefined): Unit | undefined =>
+  record === undefined ? undefined : unitBy.units[String(record[unitBy.source])];
 
 export interface Choice {
   id: string | number;
