@@ -47,7 +47,7 @@ type Method = (typeof METHODS)[number];
 type Call = (resource: string, params: unknown) => Promise<unknown>;
 
 /** One page of the largest size the lists allow: more open alarms in one scope is a flood past what any screen can say. */
-export const OPEN_ALARMS_MAX = MAX_PAGE_SIZE;
+const OPEN_ALARMS_MAX = MAX_PAGE_SIZE;
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -71,7 +71,7 @@ export const alarmsByDevice = (open: readonly AlarmRecord[], previous?: AlarmsBy
 const PRIORITY_ORDER: Readonly<Record<AlarmPriority, number>> = { high: 0, medium: 1, low: 2 };
 
 /** Most urgent first: standing before shelved or suppressed, higher priority, unacknowledged, then newest. */
-export const byUrgency = (a: AlarmRecord, b: AlarmRecord): number =>
+const byUrgency = (a: AlarmRecord, b: AlarmRecord): number =>
   Number(isStanding(b)) - Number(isStanding(a)) ||
   PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] ||
   Number(isUnacked(b)) - Number(isUnacked(a)) ||

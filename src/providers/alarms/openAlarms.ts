@@ -54,7 +54,6 @@ export const useAlarmCounts = (): AlarmCounts => {
 };
 
 type Keep = (alarm: AlarmRecord) => boolean;
-const everyAlarm: Keep = () => true;
 
 /** The last grouping per filter: the set it was made from and the lists it made, which the next one reuses. */
 const lastGrouping = new Map<Keep, { open: readonly AlarmRecord[]; byDevice: AlarmsByDevice }>();
@@ -72,9 +71,6 @@ const useByDevice = (keep: Keep): AlarmsByDevice => {
   const open = useOpenAlarms();
   return useMemo(() => grouped(open, keep), [open, keep]);
 };
-
-/** Each device's open alarms, most urgent first. */
-export const useAlarmsByDevice = (): AlarmsByDevice => useByDevice(everyAlarm);
 
 /** Each device's standing alarms, most urgent first: the chambers' marks (shelved and suppressed ones are not shown there). */
 export const useStandingAlarmsByDevice = (): AlarmsByDevice => useByDevice(isStanding);

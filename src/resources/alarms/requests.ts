@@ -15,7 +15,7 @@ import type { Action } from '../../domain/policy';
 export const ALARMS_PATH = 'alarms';
 
 /** A comment or a reason: what the next shift reads in the alarm's history. */
-export const ALARM_TEXT_MAX = 500;
+const ALARM_TEXT_MAX = 500;
 const text = z.string().trim().min(1).max(ALARM_TEXT_MAX);
 
 /** The bodies of each action; shelving is capped by ALARM_SHELVE_MAX_MINUTES, the server's to configure. */
