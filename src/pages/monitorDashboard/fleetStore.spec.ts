@@ -3,6 +3,7 @@ import { alarmsByDevice } from '../../domain/alarms/open';
 import type { AlarmRecord } from '../../domain/alarms/record';
 import type { FleetDevice } from './fleetLayout';
 import { FleetStore, TRACE_SPAN_MS } from './fleetStore';
+import { alarmRecord } from '../../../tests/fixtures/alarms';
 
 const T0 = Date.UTC(2026, 10, 25, 8);
 
@@ -65,22 +66,7 @@ describe("the real-time monitor's store", () => {
   });
 
   it("tells only the tiles whose alarms changed, and the layout only when a chamber's most urgent priority did", () => {
-    const alarm = (id: number, deviceId: string, more: Partial<AlarmRecord> = {}): AlarmRecord => ({
-      id,
-      deviceId,
-      kind: 'o2-high',
-      priority: 'high',
-      state: 'active-unacked',
-      value: 23.6,
-      threshold: 23.5,
-      raisedAt: T0,
-      ackedAt: null,
-      ackedBy: null,
-      closedAt: null,
-      shelvedUntil: null,
-      comment: null,
-      ...more,
-    });
+    const alarm = (id: number, deviceId: string, more: Partial<AlarmRecord> = {}): AlarmRecord => alarmRecord(id, { deviceId, raisedAt: T0, ...more });
     const store = new FleetStore();
     store.load([chamber('A'), chamber('B')]);
     const [a, b, layout] = [vi.fn(), vi.fn(), vi.fn()];

@@ -8,6 +8,7 @@ import { RESOURCE_CONFIGS } from '../../../src/resources/configs';
 import { wait } from '../resources/dom';
 import { REST, UPSTREAM } from '../resources/fixtures';
 import { renderConsole } from '../resources/renderConsole';
+import { alarmRecord } from '../../fixtures/alarms';
 
 /**
  * The device detail's alarms against the mocks, with the alarm calls answered here as the server answers
@@ -24,22 +25,7 @@ const devices = seedTables(RESOURCE_CONFIGS).get('devices') ?? [];
 const DEVICE = String(devices[3]?.Id);
 const T0 = Date.UTC(2026, 10, 26, 9);
 
-const alarm = (id: number, more: Partial<AlarmRecord> = {}): AlarmRecord => ({
-  id,
-  deviceId: DEVICE,
-  kind: 'o2-high',
-  priority: 'high',
-  state: 'active-unacked',
-  value: 23.6,
-  threshold: 23.5,
-  raisedAt: T0 + id * 60_000,
-  ackedAt: null,
-  ackedBy: null,
-  closedAt: null,
-  shelvedUntil: null,
-  comment: null,
-  ...more,
-});
+const alarm = (id: number, more: Partial<AlarmRecord> = {}): AlarmRecord => alarmRecord(id, { deviceId: DEVICE, raisedAt: T0 + id * 60_000, ...more });
 
 /** The device's alarms, newest raised first: 12 of them, so the tab pages; the newest two stand. */
 const alarmsOf = (): AlarmRecord[] => [

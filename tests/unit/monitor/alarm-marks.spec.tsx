@@ -15,6 +15,7 @@ import { FleetStore } from '../../../src/pages/monitorDashboard/fleetStore';
 import { MonitorTile } from '../../../src/pages/monitorDashboard/MonitorTile';
 import { MonitorRow, type MonitoredDevice } from '../../../src/pages/OxygenMonitor/MonitorRow';
 import { MonitorTable } from '../../../src/pages/OxygenMonitor/MonitorTable';
+import { alarmRecord } from '../../fixtures/alarms';
 
 /** The marks of standing alarms on the oxygen monitor's rows and the real-time monitor's tiles. */
 
@@ -26,22 +27,7 @@ const i18nProvider = (locale: Locale) => polyglotI18nProvider((l) => (l === 'en-
 
 const T0 = Date.UTC(2026, 10, 26, 9);
 
-const alarm = (id: number, deviceId: string, more: Partial<AlarmRecord> = {}): AlarmRecord => ({
-  id,
-  deviceId,
-  kind: 'o2-high',
-  priority: 'high',
-  state: 'active-unacked',
-  value: 23.6,
-  threshold: 23.5,
-  raisedAt: T0,
-  ackedAt: null,
-  ackedBy: null,
-  closedAt: null,
-  shelvedUntil: null,
-  comment: null,
-  ...more,
-});
+const alarm = (id: number, deviceId: string, more: Partial<AlarmRecord> = {}): AlarmRecord => alarmRecord(id, { deviceId, raisedAt: T0, ...more });
 
 const DEVICE: MonitoredDevice = {
   id: 'OC-1',
