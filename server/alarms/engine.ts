@@ -1,12 +1,12 @@
 import { evaluateEvent, evaluateReading, newDeviceTracks, type DeviceTracks, type RuleEvent } from '../../src/domain/alarms/evaluator';
-import { DEFAULT_ALARM_RULES, PRIORITY_RANK, VITAL_KINDS, type AlarmKind, type AlarmPriority } from '../../src/domain/alarms/rules';
+import { PRIORITY_RANK, VITAL_KINDS, type AlarmKind, type AlarmPriority } from '../../src/domain/alarms/rules';
 import { nextAlarmState } from '../../src/domain/alarms/states';
 import type { Telemetry } from '../../src/domain/mqtt/payloads';
 import type { AppContext } from '../context';
 import { SYSTEM_ACTOR } from '../audit/trail';
 import type { AlarmRow } from '../db/schema';
 import type { LimitedLog } from '../telemetry/log';
-import { loadRules, type RulesByType } from './rules';
+import { loadRules, type RulesOfType } from './rules';
 import { changeAlarm, openAlarm, openAlarmsOf, recordOf, stateOf } from './store';
 import { sweepAlarms } from './sweep';
 
@@ -49,12 +49,9 @@ export const ALARM_SWEEP_INTERVAL_MS = 5_000;
 export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions): AlarmEngine => {
   const { db } = ctx;
   const devices = new Map<string, DeviceMemory>();
-  let rules: Promise<RulesByType> | undefined;
-  /** Every type's rules, loaded once and again after each sweep; a type without rows has the defaults. */
-  const rulesByType = async () => {
-    const byType = await (rules ??= loadRules(db));
-    return (type: number) => byType.get(type) ?? DEFAULT_ALARM_RULES;
-  };
+  let rules: Promise<RulesOfType> | undefined;
+  /** Every type's rules with its rated maximum (./rules.ts), loaded once and again after each sweep. */
+  const rulesByType = (): Promise<RulesOfType> => (rules ??= loadRules(db));
 
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (work: () => Promise<void>): void => {
@@ -144,7 +141,7 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
     });
 
   const sweep = async (): Promise<void> => {
-    // Edited rules and device types apply from here on.
+    // Edited rules and types' rated maxima apply from here on, and devices moved to another type.
     rules = undefined;
     const known = [...devices.keys()];
     for (let start = 0; start < known.length; start += 1000) {
