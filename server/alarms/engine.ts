@@ -12,15 +12,18 @@ import { sweepAlarms } from './sweep';
 
 /**
  * The safety alarm engine (docs/alarms.md, "How alarms are evaluated"): the pure evaluator
- * (src/domain/alarms/) per device, fed strictly after commit with each device's newest stored reading of
- * a batch, the emergency events and the offline sweep, in the order they committed (one queue). Alarm
+ * (src/domain/alarms/) per device, fed strictly after commit with every reading a batch stored, each
+ * device's in Time order, the emergency events and the offline sweep, in the order they committed (one queue). Alarm
  * states live in the store and are changed there in one transaction with their transitions and audit
  * entries, then announced as live `alarm` events. What is kept in memory is only each rule's timers: after
  * a restart an on-delay or off-delay starts again from the next reading (a standing alarm is loaded as
  * raised, so it still returns to normal), which delays an alarm by at most one on-delay and never loses one.
  */
 export interface AlarmEngine {
-  /** Readings committed: each device's newest of a batch (with its Id). */
+  /**
+   * Readings committed (each with its device's Id): those a batch stored, not the ones it found stored
+   * already, each device's in Time order. A reading not later than its device's newest evaluated is skipped.
+   */
   readingsStored(readings: readonly (Telemetry & { Id: string })[]): void;
   /** An event rule's condition, after its event committed: the emergency (`erd`) or lost telemetry (`offline`). */
   eventReported(deviceId: string, kind: 'erd' | 'offline', present: boolean): void;
@@ -123,7 +126,11 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
         const device = devices.get(reading.Id);
         if (device === undefined) continue;
         const events = evaluateReading(rulesOf(device.type), device.tracks, reading);
-        if (events.length > 0) fired.set(reading.Id, events);
+        if (events.length === 0) continue;
+        // A backlog may raise and return an alarm within one batch: its events stay in order.
+        const earlier = fired.get(reading.Id);
+        if (earlier === undefined) fired.set(reading.Id, events);
+        else earlier.push(...events);
       }
       if (fired.size > 0) await apply(fired);
     });

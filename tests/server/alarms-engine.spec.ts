@@ -64,6 +64,13 @@ describe.each(STORE_KINDS)('the alarm engine (%s)', (kind) => {
     for (const [second, fields] of readings.entries()) await publish(`oc/${deviceId}/telemetry`, { Time: from + second * 1000, ...fields });
     await ingest.alarms.settled();
   };
+  /** Readings one a second from `from` published at once, in `order`, as a device sends the backlog it buffered: one batch. */
+  const backlog = async (deviceId: string, readings: readonly Record<string, unknown>[], from: number, order: 'oldest first' | 'newest first') => {
+    const sent = readings.map((fields, second) => ({ Time: from + second * 1000, ...fields }));
+    if (order === 'newest first') sent.reverse();
+    await Promise.all(sent.map((reading) => publish(`oc/${deviceId}/telemetry`, reading)));
+    await ingest.alarms.settled();
+  };
   const held = (fields: Record<string, unknown>, seconds: number) => Array.from({ length: seconds }, () => fields);
   const alarms = (deviceId?: string) => {
     const query = ctx.db.selectFrom('alarms').select(['id', 'device_id', 'kind', 'priority', 'state', 'value', 'threshold']).orderBy('id');
@@ -132,6 +139,25 @@ describe.each(STORE_KINDS)('the alarm engine (%s)', (kind) => {
     expect(await alarms('OC-A2')).toEqual([]);
     await feed('OC-A2', held({ RCP: 1.61 }, 4), AT + 4000);
     expect(await alarms('OC-A2')).toMatchObject([{ kind: 'pressure-high', priority: 'high', value: 1.61, threshold: 1.6 }]);
+  });
+
+  it("a backlog sent at once drives the timers by its readings' Times", async () => {
+    // An on-delay completed inside the backlog raises; a single noisy sample inside one raises nothing.
+    await backlog('OC-A1', [...held({ RCPi02: 22 }, 2), ...held({ RCPi02: 23.6 }, 3), { RCPi02: 23.7 }, ...held({ RCPi02: 22 }, 4)], AT, 'oldest first');
+    await backlog('OC-C2', [...held({ RCT: 24 }, 3), { RCT: 35 }, ...held({ RCT: 24 }, 6)], AT, 'oldest first');
+    expect(await alarms()).toMatchObject([{ device_id: 'OC-A1', kind: 'o2-high', priority: 'high', state: 'active-unacked', value: 23.7, threshold: 23.5 }]);
+    // Flushed newest first, a backlog is still evaluated oldest first: raised, then returned after the off-delay.
+    await backlog('OC-C1', [...held({ RCPi02: 23.6 }, 4), ...held({ RCPi02: 22 }, 11)], AT, 'newest first');
+    expect(await states('OC-C1')).toEqual(['o2-high:high:rtn-unacked']);
+    const [returned] = await alarms('OC-C1');
+    const history = await ctx.db.selectFrom('alarm_transitions').select(['from_state', 'to_state']).where('alarm_id', '=', Number(returned?.id)).orderBy('id').execute();
+    expect(history).toEqual([
+      { from_state: null, to_state: 'active-unacked' },
+      { from_state: 'active-unacked', to_state: 'rtn-unacked' },
+    ]);
+    // Readings older than the newest evaluated arrive late, in a backlog of their own: skipped.
+    await backlog('OC-C2', held({ RCT: 35 }, 40), AT - 60_000, 'oldest first');
+    expect(await alarms('OC-C2')).toEqual([]);
   });
 
   it('a restart between raise and close neither loses nor duplicates the alarm', async () => {

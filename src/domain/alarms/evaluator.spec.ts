@@ -127,6 +127,10 @@ describe('delays and deadband', () => {
     expect(evaluateReading(rules, device, { Time: T0 + 5000, HmBP: '120/80' })).toEqual([]);
     expect(evaluateReading(rules, device, { Time: T0 + 4000, HmBP: '190/95' })).toEqual([]);
     expect(evaluateReading(rules, device, { Time: T0 + 5000, HmBP: '190/95' })).toEqual([]);
+    // Older than the device's newest reading, even one without a blood pressure: out of order too.
+    expect(evaluateReading(rules, device, { Time: T0 + 7000, RCP: 1.3 })).toEqual([]);
+    expect(evaluateReading(rules, device, { Time: T0 + 6000, HmBP: '190/95' })).toEqual([]);
+    expect(evaluateReading(rules, device, { Time: T0 + 8000, HmBP: '190/95' })).toMatchObject([{ kind: 'blood-pressure', event: { type: 'raise' } }]);
   });
   it('a standing alarm loaded after a restart returns to normal after the off-delay', () => {
     const events = run(o2, held({ RCPi02: 22 }, 12), newDeviceTracks({ 'o2-high': 'high' }));
