@@ -66,9 +66,10 @@ export const seedIngest = async (dataDir: string, counts: { publishing: number; 
   const connection = openSqlite(config.database.file, 'NORMAL');
   try {
     const now = Date.now();
+    // Type 5, rated 2.0 ATA: the load's sessions hold 1.5 ATA, within the rating, so no alarm is raised.
     const insertDevice = connection.prepare(
       `insert into devices (id, name, type, permission, location, state, order_num, erd, online, last_seen_at, secret_hash, created_at, updated_at)
-       values (?, ?, 1, 'Open', 'Bench hall', 'Work', null, 0, 0, null, ?, ?, ?)`,
+       values (?, ?, 5, 'Open', 'Bench hall', 'Work', null, 0, 0, null, ?, ?, ?)`,
     );
     const assign = connection.prepare('insert into account_devices (account_id, device_id, created_at) values (?, ?, ?)');
     connection.transaction(() => {
