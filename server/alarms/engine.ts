@@ -1,5 +1,5 @@
 import { evaluateEvent, evaluateReading, newDeviceTracks, type DeviceTracks, type RuleEvent } from '../../src/domain/alarms/evaluator';
-import { DEFAULT_ALARM_RULES, PRIORITY_RANK, VITAL_KINDS, type AlarmKind, type AlarmPriority } from '../../src/domain/alarms/rules';
+import { PRIORITY_RANK, VITAL_KINDS, type AlarmKind, type AlarmPriority } from '../../src/domain/alarms/rules';
 import { nextAlarmState } from '../../src/domain/alarms/states';
 import type { MessageNotice } from '../../src/domain/live';
 import type { Telemetry } from '../../src/domain/mqtt/payloads';
@@ -8,21 +8,24 @@ import { SYSTEM_ACTOR } from '../audit/trail';
 import type { AlarmRow } from '../db/schema';
 import { announceMessages } from '../messages/post';
 import type { LimitedLog } from '../telemetry/log';
-import { loadRules, type RulesByType } from './rules';
+import { loadRules, type RulesOfType } from './rules';
 import { changeAlarm, openAlarm, openAlarmsOf, recordOf, stateOf } from './store';
 import { sweepAlarms } from './sweep';
 
 /**
  * The safety alarm engine (docs/alarms.md, "How alarms are evaluated"): the pure evaluator
- * (src/domain/alarms/) per device, fed strictly after commit with each device's newest stored reading of
- * a batch, the emergency events and the offline sweep, in the order they committed (one queue). Alarm
+ * (src/domain/alarms/) per device, fed strictly after commit with every reading a batch stored, each
+ * device's in Time order, the emergency events and the offline sweep, in the order they committed (one queue). Alarm
  * states live in the store and are changed there in one transaction with their transitions and audit
  * entries, then announced as live `alarm` events. What is kept in memory is only each rule's timers: after
  * a restart an on-delay or off-delay starts again from the next reading (a standing alarm is loaded as
  * raised, so it still returns to normal), which delays an alarm by at most one on-delay and never loses one.
  */
 export interface AlarmEngine {
-  /** Readings committed: each device's newest of a batch (with its Id). */
+  /**
+   * Readings committed (each with its device's Id): those a batch stored, not the ones it found stored
+   * already, each device's in Time order. A reading not later than its device's newest evaluated is skipped.
+   */
   readingsStored(readings: readonly (Telemetry & { Id: string })[]): void;
   /** An event rule's condition, after its event committed: the emergency (`erd`) or lost telemetry (`offline`). */
   eventReported(deviceId: string, kind: 'erd' | 'offline', present: boolean): void;
@@ -51,12 +54,9 @@ export const ALARM_SWEEP_INTERVAL_MS = 5_000;
 export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions): AlarmEngine => {
   const { db } = ctx;
   const devices = new Map<string, DeviceMemory>();
-  let rules: Promise<RulesByType> | undefined;
-  /** Every type's rules, loaded once and again after each sweep; a type without rows has the defaults. */
-  const rulesByType = async () => {
-    const byType = await (rules ??= loadRules(db));
-    return (type: number) => byType.get(type) ?? DEFAULT_ALARM_RULES;
-  };
+  let rules: Promise<RulesOfType> | undefined;
+  /** Every type's rules with its rated maximum (./rules.ts), loaded once and again after each sweep. */
+  const rulesByType = (): Promise<RulesOfType> => (rules ??= loadRules(db));
 
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (work: () => Promise<void>): void => {
@@ -130,7 +130,11 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
         const device = devices.get(reading.Id);
         if (device === undefined) continue;
         const events = evaluateReading(rulesOf(device.type), device.tracks, reading);
-        if (events.length > 0) fired.set(reading.Id, events);
+        if (events.length === 0) continue;
+        // A backlog may raise and return an alarm within one batch: its events stay in order.
+        const earlier = fired.get(reading.Id);
+        if (earlier === undefined) fired.set(reading.Id, events);
+        else earlier.push(...events);
       }
       if (fired.size > 0) await apply(fired);
     });
@@ -148,7 +152,7 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
     });
 
   const sweep = async (): Promise<void> => {
-    // Edited rules and device types apply from here on.
+    // Edited rules and types' rated maxima apply from here on, and devices moved to another type.
     rules = undefined;
     const known = [...devices.keys()];
     for (let start = 0; start < known.length; start += 1000) {

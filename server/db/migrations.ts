@@ -9,7 +9,8 @@ import type { Database, DatabaseKind } from './database';
  * 0005 adds the audit trail; 0006 and 0007 what telemetry and commands keep; 0008 the
  * device list's sort indexes; 0009 the message box; 0012 the readings' rollups (docs/ingest.md, "Rollups");
  * 0013 the device types, seeded with five named ones; 0014 the safety alarms; 0016 the orders' indexes by
- * booking time and session start; 0017 the alarms' messages.
+ * booking time and session start; 0017 the alarms' messages; 0018 the high pressure alarm follows each
+ * type's rated maximum.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -483,6 +484,16 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.dropIndex('accounts_level').execute();
         await db.schema.dropIndex('messages_alarm_id').execute();
         await db.schema.alterTable('messages').dropColumn('alarm_id').execute();
+      },
+    },
+    '0018_pressure_high_rated_max': {
+      async up(db: Kysely<unknown>) {
+        // A pressure-high rule without a high limit of its own takes its type's rated maximum (docs/alarms.md,
+        // "Rules"): the seeded 2.0 ATA was the stand-in for it, so the rules still at 2.0 lose it.
+        await sql`update alarm_rules set high_above = null where kind = 'pressure-high' and high_above = 2.0`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        await sql`update alarm_rules set high_above = 2.0 where kind = 'pressure-high' and high_above is null`.execute(db);
       },
     },
   };

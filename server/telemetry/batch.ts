@@ -15,7 +15,8 @@ import { createRollupSums, createRollupWriter } from './rollups';
  *      also says whether the device is registered and takes its row lock on PostgreSQL;
  *   2. the readings of the registered devices, in multi-row inserts `ON CONFLICT (device_id, time) DO
  *      NOTHING RETURNING device_id, time`: a reading already stored (a QoS 1 redelivery) is not stored twice;
- *   3. the minute and hour rollups of the readings the inserts returned as new (rollups.ts).
+ *   3. the minute and hour rollups of the readings the inserts returned as new (rollups.ts), which are also
+ *      what the safety alarms evaluate after the commit (server/alarms/engine.ts).
  *
  * Messages of one device are applied in arrival order: the last of its telemetry or statuses decides
  * whether it is online. Nothing is settled or published here: the caller does that after the commit.
@@ -38,7 +39,14 @@ export interface BatchResult {
   statuses: number;
   /** One per registered device of the batch: Online, LastSeen, and Reading when the batch moved it forward. */
   patches: DevicePatch[];
+  /** The readings inserted (not those stored already), with their device's Id; each device's in Time order. */
+  readings: StoredReading[];
 }
+
+type StoredReading = Telemetry & { Id: string };
+
+/** By device, then Time: how the alarm engine takes a batch's readings. */
+const deviceThenTime = (a: StoredReading, b: StoredReading): number => (a.Id === b.Id ? a.Time - b.Time : a.Id < b.Id ? -1 : 1);
 
 /** state_records columns ↔ telemetry wire names. */
 const READING_COLUMNS = [
@@ -205,7 +213,7 @@ export const createBatchWriter = (db: Kysely<DB>): BatchWriter => {
   return async (entries) => {
     const plans = planDevices(entries);
     // Only refused messages: nothing to write.
-    if (plans.size === 0) return { unknown: new Set(), stored: 0, duplicates: 0, statuses: 0, patches: [] };
+    if (plans.size === 0) return { unknown: new Set(), stored: 0, duplicates: 0, statuses: 0, patches: [], readings: [] };
     return db.transaction().execute(async (trx): Promise<BatchResult> => {
       const unknown = new Set<string>();
       const patches: DevicePatch[] = [];
@@ -243,12 +251,16 @@ export const createBatchWriter = (db: Kysely<DB>): BatchWriter => {
       }
       const stored = await insertRows(trx, values, rows);
       const sums = createRollupSums();
+      const readings: StoredReading[] = [];
       for (const row of stored) {
         const reading = written.get(row.device_id)?.get(Number(row.time));
-        if (reading !== undefined) sums.add(row.device_id, reading);
+        if (reading === undefined) continue;
+        sums.add(row.device_id, reading);
+        readings.push({ ...reading, Id: row.device_id });
       }
       await writeRollups(trx, sums.rows());
-      return { unknown, stored: stored.length, duplicates: telemetry - stored.length, statuses, patches };
+      readings.sort(deviceThenTime);
+      return { unknown, stored: stored.length, duplicates: telemetry - stored.length, statuses, patches, readings };
     });
   };
 };

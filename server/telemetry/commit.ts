@@ -17,8 +17,8 @@ interface CommitParts {
 /**
  * One attempt at a work item (the queue's `attempt`): a batch written in one transaction, by the writer
  * thread or here, or a step run; once it committed, what finishes it: its counts, its acknowledgements in
- * arrival order, its live patches, then the safety alarms of each device's newest stored reading (the one its
- * patch carries: a reading older than the device's newest moves no alarm).
+ * arrival order, its live patches, then the safety alarms of every reading it stored (each device's in Time
+ * order; a redelivered reading was not stored again, so it is not evaluated again).
  */
 export const createCommit = ({ ctx, thread, counters, outcomes, alarms }: CommitParts): ((work: Work) => Promise<() => void>) => {
   const { settle, publish, drop } = outcomes;
@@ -43,7 +43,7 @@ export const createCommit = ({ ctx, thread, counters, outcomes, alarms }: Commit
       settle(entry.message);
     }
     for (const patch of result.patches) publish(patch);
-    alarms.readingsStored(result.patches.flatMap((patch) => (patch.Reading === undefined ? [] : [patch.Reading])));
+    alarms.readingsStored(result.readings);
   };
 
   const finishStep = (work: StepWork, outcome: StepOutcome): void => {

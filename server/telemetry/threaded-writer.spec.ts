@@ -52,6 +52,12 @@ describe('the writer thread: raw telemetry and status parsed and written off the
         { device_id: 'OC-A1', time: AT, rcp: 1.5 },
         { device_id: 'OC-C2', time: AT + 1000, rcp: 2 },
       ]);
+      // What the alarm engine evaluates: the readings stored, with their device; none when sent again.
+      expect(result.readings).toEqual([
+        { Id: 'OC-A1', Time: AT, RCP: 1.5 },
+        { Id: 'OC-C2', Time: AT + 1000, RCP: 2 },
+      ]);
+      expect(await writer.write(entriesOf([['OC-A1', 'telemetry', JSON.stringify({ Time: AT, RCP: 1.5 })]]))).toMatchObject({ stored: 0, duplicates: 1, readings: [] });
     } finally {
       await writer.close();
     }

@@ -40,7 +40,7 @@ export interface ThreadDrop {
 }
 
 export type ThreadAnswer =
-  | { id: number; ok: true; unknown: string[]; stored: number; duplicates: number; statuses: number; patches: string; drops: ThreadDrop[] }
+  | { id: number; ok: true; unknown: string[]; stored: number; duplicates: number; statuses: number; patches: string; readings: string; drops: ThreadDrop[] }
   | { id: number; ok: false; error: string };
 
 export interface ThreadedResult extends BatchResult {
@@ -101,7 +101,15 @@ export const createThreadedBatchWriter = (
       if (entry !== undefined) dropped.set(entry, why);
     }
     const { unknown, stored, duplicates, statuses } = answer;
-    job.resolve({ unknown: new Set(unknown), stored, duplicates, statuses, patches: JSON.parse(answer.patches) as BatchResult['patches'], dropped });
+    job.resolve({
+      unknown: new Set(unknown),
+      stored,
+      duplicates,
+      statuses,
+      patches: JSON.parse(answer.patches) as BatchResult['patches'],
+      readings: JSON.parse(answer.readings) as BatchResult['readings'],
+      dropped,
+    });
   };
 
   function start(): Worker {

@@ -52,6 +52,7 @@ parentPort?.on('message', (job: ThreadJob | 'close') => {
         duplicates: result.duplicates,
         statuses: result.statuses,
         patches: JSON.stringify(result.patches),
+        readings: JSON.stringify(result.readings),
         drops,
       };
       parentPort?.postMessage(answer);

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_DEVICE_TYPES } from '../../src/domain/deviceTypes';
 import type { LiveEvent } from '../../src/domain/live';
 import { actOnAlarm } from '../../server/alarms/actions';
 import type { AppContext } from '../../server/context';
@@ -6,7 +7,7 @@ import type { InboundMessage } from '../../server/mqtt/transport';
 import { createIngest, type Ingest } from '../../server/telemetry/ingest';
 import type { IngestLog } from '../../server/telemetry/log';
 import { OFFLINE_AFTER_MS } from '../../server/telemetry/presence';
-import { seedFleet, T0 } from './fleet';
+import { demoTokens, seedFleet, T0 } from './fleet';
 import { fakeClock, HOUR, MINUTE, STORE_KINDS, useStore } from './stores';
 
 /**
@@ -39,6 +40,8 @@ describe.each(STORE_KINDS)('the alarm engine (%s)', (kind) => {
     await store.wipe();
     ctx = store.context({}, clock.now);
     await seedFleet(ctx);
+    // The types are not wiped: one test edits a rating.
+    for (const { id, ratedMaxAta } of DEFAULT_DEVICE_TYPES) await ctx.db.updateTable('device_types').set({ rated_max_ata: ratedMaxAta }).where('id', '=', id).execute();
     live = [];
     log = fakeLog();
     ctx.live.subscribe((item) => live.push(item));
@@ -59,6 +62,13 @@ describe.each(STORE_KINDS)('the alarm engine (%s)', (kind) => {
   /** Readings of `deviceId` one a second from `from` (each acknowledged before the next), then the alarms evaluated. */
   const feed = async (deviceId: string, readings: readonly Record<string, unknown>[], from: number) => {
     for (const [second, fields] of readings.entries()) await publish(`oc/${deviceId}/telemetry`, { Time: from + second * 1000, ...fields });
+    await ingest.alarms.settled();
+  };
+  /** Readings one a second from `from` published at once, in `order`, as a device sends the backlog it buffered: one batch. */
+  const backlog = async (deviceId: string, readings: readonly Record<string, unknown>[], from: number, order: 'oldest first' | 'newest first') => {
+    const sent = readings.map((fields, second) => ({ Time: from + second * 1000, ...fields }));
+    if (order === 'newest first') sent.reverse();
+    await Promise.all(sent.map((reading) => publish(`oc/${deviceId}/telemetry`, reading)));
     await ingest.alarms.settled();
   };
   const held = (fields: Record<string, unknown>, seconds: number) => Array.from({ length: seconds }, () => fields);
@@ -102,6 +112,52 @@ describe.each(STORE_KINDS)('the alarm engine (%s)', (kind) => {
     expect(acked).toMatchObject({ state: 'closed', ackedBy: 'admin' });
     await feed('OC-A1', held({ RCPi02: 23.1 }, 4), AT + 20_000);
     expect(await states('OC-A1')).toEqual(['o2-high:high:closed', 'o2-high:medium:active-unacked']);
+  });
+
+  it("pressure-high alarms high above the type's rated maximum, and follows an edit of the rating", async () => {
+    // The seeded rules leave the high limit to the types.
+    const limits = await ctx.db.selectFrom('alarm_rules').select('high_above').where('kind', '=', 'pressure-high').execute();
+    expect(limits.map((row) => row.high_above)).toEqual([null, null, null, null, null]);
+    // OC-B1 is of type 2, rated 1.5 ATA: at the rating nothing, above it high once held 3 s.
+    await feed('OC-B1', held({ RCP: 1.5 }, 4), AT);
+    expect(await alarms('OC-B1')).toEqual([]);
+    await feed('OC-B1', held({ RCP: 1.51 }, 3), AT + 4000);
+    expect(await alarms('OC-B1')).toEqual([]);
+    await feed('OC-B1', [{ RCP: 1.51 }], AT + 7000);
+    expect(await alarms('OC-B1')).toMatchObject([{ kind: 'pressure-high', priority: 'high', state: 'active-unacked', value: 1.51, threshold: 1.5 }]);
+
+    // The super administrator rates type 2 at 1.6 ATA; the engine's next sweep applies it.
+    const app = await store.app({ now: clock.now });
+    const { admin } = await demoTokens(app);
+    const headers = { authorization: `Bearer ${admin}` };
+    const type = (await app.inject({ method: 'GET', url: '/api/v1/device-types/2', headers })).json<Record<string, unknown>>();
+    const edited = await app.inject({ method: 'PUT', url: '/api/v1/device-types/2', headers, payload: { ...type, ratedMaxAta: 1.6 } });
+    expect(edited.statusCode).toBe(200);
+    await ingest.alarms.sweep();
+    // OC-A2, of the same type: 1.55 ATA is within the new rating, 1.61 above it.
+    await feed('OC-A2', held({ RCP: 1.55 }, 4), AT);
+    expect(await alarms('OC-A2')).toEqual([]);
+    await feed('OC-A2', held({ RCP: 1.61 }, 4), AT + 4000);
+    expect(await alarms('OC-A2')).toMatchObject([{ kind: 'pressure-high', priority: 'high', value: 1.61, threshold: 1.6 }]);
+  });
+
+  it("a backlog sent at once drives the timers by its readings' Times", async () => {
+    // An on-delay completed inside the backlog raises; a single noisy sample inside one raises nothing.
+    await backlog('OC-A1', [...held({ RCPi02: 22 }, 2), ...held({ RCPi02: 23.6 }, 3), { RCPi02: 23.7 }, ...held({ RCPi02: 22 }, 4)], AT, 'oldest first');
+    await backlog('OC-C2', [...held({ RCT: 24 }, 3), { RCT: 35 }, ...held({ RCT: 24 }, 6)], AT, 'oldest first');
+    expect(await alarms()).toMatchObject([{ device_id: 'OC-A1', kind: 'o2-high', priority: 'high', state: 'active-unacked', value: 23.7, threshold: 23.5 }]);
+    // Flushed newest first, a backlog is still evaluated oldest first: raised, then returned after the off-delay.
+    await backlog('OC-C1', [...held({ RCPi02: 23.6 }, 4), ...held({ RCPi02: 22 }, 11)], AT, 'newest first');
+    expect(await states('OC-C1')).toEqual(['o2-high:high:rtn-unacked']);
+    const [returned] = await alarms('OC-C1');
+    const history = await ctx.db.selectFrom('alarm_transitions').select(['from_state', 'to_state']).where('alarm_id', '=', Number(returned?.id)).orderBy('id').execute();
+    expect(history).toEqual([
+      { from_state: null, to_state: 'active-unacked' },
+      { from_state: 'active-unacked', to_state: 'rtn-unacked' },
+    ]);
+    // Readings older than the newest evaluated arrive late, in a backlog of their own: skipped.
+    await backlog('OC-C2', held({ RCT: 35 }, 40), AT - 60_000, 'oldest first');
+    expect(await alarms('OC-C2')).toEqual([]);
   });
 
   it('a restart between raise and close neither loses nor duplicates the alarm', async () => {

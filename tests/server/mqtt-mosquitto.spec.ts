@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -16,6 +16,7 @@ import { createClientTransport, type ClientTransport } from '../../server/mqtt/c
 import type { BrokerLog } from '../../server/mqtt/config';
 import type { InboundMessage } from '../../server/mqtt/transport';
 import { deviceRow } from './fleet';
+import { cuttableLink } from './mqtt-relay';
 import { useStore } from './stores';
 
 /**
@@ -79,38 +80,6 @@ const until = async (condition: () => boolean, what: string, timeoutMs = 5000): 
   }
 };
 
-/** A TCP relay in front of Mosquitto whose connections the test can cut, as a network failure would. */
-const cuttableLink = async () => {
-  const [host, port] = [new URL(BROKER_URL).hostname, Number(new URL(BROKER_URL).port || 1883)];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((inbound) => {
-    const outbound = tcpConnect(port, host);
-    for (const socket of [inbound, outbound]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.once('close', () => sockets.delete(socket));
-    }
-    inbound.pipe(outbound).pipe(inbound);
-    inbound.once('close', () => outbound.destroy());
-    outbound.once('close', () => inbound.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const relayPort = typeof address === 'object' && address !== null ? address.port : 0;
-  const cut = (): void => {
-    for (const socket of sockets) socket.destroy();
-  };
-  return {
-    url: `mqtt://127.0.0.1:${relayPort}`,
-    cut,
-    close: () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      cut();
-      return closed;
-    },
-  };
-};
-
 beforeAll(async () => {
   const probe = await mqtt.connectAsync(BROKER_URL, { reconnectPeriod: 0, connectTimeout: 3000 }).catch((error: unknown) => {
     throw new Error(
@@ -172,7 +141,7 @@ describe('external broker transport (Mosquitto)', () => {
 
   it('sends an unsettled message again after the connection is lost, and a settle from the lost connection acknowledges nothing', async () => {
     const { group, deviceId, clientId } = names();
-    const link = await cuttableLink();
+    const link = await cuttableLink(BROKER_URL);
     try {
       const server = await serverTransport(link.url, clientId(1), group);
       const { got, handler } = inbox(deviceId, false);
@@ -224,7 +193,7 @@ describe('external broker transport (Mosquitto)', () => {
   });
 
   it('fails to start with a message naming MQTT_URL when the broker cannot be reached', async () => {
-    const link = await cuttableLink();
+    const link = await cuttableLink(BROKER_URL);
     await link.close(); // nothing listens on its port any more
     await expect(serverTransport(link.url, 'oxygen.test.unreachable', 'g')).rejects.toThrow(
       new RegExp(`cannot connect to the MQTT broker at ${link.url.replace(/[.]/g, '\\.')} \\(MQTT_URL\\)`),

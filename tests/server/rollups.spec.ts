@@ -86,8 +86,10 @@ describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
     const before = await rollups(ctx, 'OC-A1', MINUTE_MS);
     // Redeliveries of 30 stored readings, a reading twice in the batch, and five new ones.
     const again = [...first.slice(30, 60), readingAt(START, 90), readingAt(START, 90), ...everySecond(START, 4, 91)];
-    const [result] = await writeReadings(ctx, 'OC-A1', again);
+    // Arriving newest first, the five new ones are also what the safety alarms evaluate, oldest first.
+    const [result] = await writeReadings(ctx, 'OC-A1', again.toReversed());
     expect(result).toMatchObject({ stored: 5, duplicates: 31 });
+    expect(result?.readings).toEqual(everySecond(START, 5, 90).map((reading) => ({ ...reading, Id: 'OC-A1' })));
     const after = await rollups(ctx, 'OC-A1', MINUTE_MS);
     expect(after[0]).toEqual(before[0]);
     expect(after[1]?.rcp.n).toBe((before[1]?.rcp.n ?? 0) + 5);

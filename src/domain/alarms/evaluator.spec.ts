@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Telemetry } from '../mqtt/payloads';
 import { evaluateEvent, evaluateReading, newDeviceTracks, type RuleEvent } from './evaluator';
-import { DEFAULT_ALARM_RULES, type AlarmKind, type AlarmRule } from './rules';
+import { DEFAULT_RATED_MAX_ATA } from '../deviceTypes';
+import { DEFAULT_ALARM_RULES, withRatedMax, type AlarmKind, type AlarmRule } from './rules';
 
 const T0 = Date.UTC(2026, 10, 25, 8);
-const ruleOf = (kind: AlarmKind): AlarmRule => {
-  const rule = DEFAULT_ALARM_RULES.find((each) => each.kind === kind);
+/** The default rules of a type rated 2.0 ATA. */
+const RULES = withRatedMax(DEFAULT_ALARM_RULES, DEFAULT_RATED_MAX_ATA);
+const ruleOf = (kind: AlarmKind, rules: readonly AlarmRule[] = RULES): AlarmRule => {
+  const rule = rules.find((each) => each.kind === kind);
   if (rule === undefined) throw new Error(`no default rule ${kind}`);
   return rule;
 };
@@ -39,16 +42,21 @@ describe('each rule at its boundary (held past its on-delay)', () => {
     ['temperature', { RCT: 30.1 }, 'high'],
     ['humidity', { RCRH: 50 }, undefined],
     ['humidity', { RCRH: 49.9 }, 'low'],
+    ['humidity', { RCRH: 85 }, undefined],
     ['humidity', { RCRH: 85.1 }, 'low'],
     ['spo2-low', { HmSP02: 94 }, undefined],
+    ['spo2-low', { HmSP02: 93.9 }, 'medium'],
     ['spo2-low', { HmSP02: 93 }, 'medium'],
     ['spo2-low', { HmSP02: 90 }, 'medium'],
+    ['spo2-low', { HmSP02: 89.9 }, 'high'],
     ['spo2-low', { HmSP02: 89 }, 'high'],
     ['heart-rate', { HmHR: 50 }, undefined],
     ['heart-rate', { HmHR: 49 }, 'medium'],
+    ['heart-rate', { HmHR: 40 }, 'medium'],
+    ['heart-rate', { HmHR: 39 }, 'high'],
     ['heart-rate', { HmHR: 120 }, undefined],
     ['heart-rate', { HmHR: 121 }, 'medium'],
-    ['heart-rate', { HmHR: 39 }, 'high'],
+    ['heart-rate', { HmHR: 140 }, 'medium'],
     ['heart-rate', { HmHR: 141 }, 'high'],
     ['blood-pressure', { HmBP: '159/90' }, undefined],
     ['blood-pressure', { HmBP: '160/90' }, 'medium'],
@@ -58,6 +66,26 @@ describe('each rule at its boundary (held past its on-delay)', () => {
   it.each(cases)('%s at %j raises %s', (kind, fields, level) => {
     const events = run([ruleOf(kind)], held(fields, 70));
     expect(events.filter((each) => each.event.type === 'raise').map((each) => each.event.type === 'raise' && each.event.level)).toEqual(level ? [level] : []);
+  });
+});
+
+describe("pressure-high against the type's rated maximum", () => {
+  const highest = (rules: readonly AlarmRule[], fields: Partial<Telemetry>) =>
+    run([ruleOf('pressure-high', rules)], held(fields, 4)).map((each) => each.event.type === 'raise' && [each.event.level, each.event.threshold]);
+  it('a type rated 1.5 ATA alarms high above 1.5 ATA, not at it', () => {
+    const rated = withRatedMax(DEFAULT_ALARM_RULES, 1.5);
+    expect(highest(rated, { RCP: 1.5 })).toEqual([]);
+    expect(highest(rated, { RCP: 1.51 })).toEqual([['high', 1.5]]);
+    // The set point's medium band still comes first below the rating.
+    expect(highest(rated, { SP: 1.3, RCP: 1.45 })).toEqual([['medium', 1.4]]);
+  });
+  it("an admin's lower high limit is used; one above the rating is not", () => {
+    const withLimit = (highAbove: number) => DEFAULT_ALARM_RULES.map((each) => (each.kind === 'pressure-high' ? { ...each, highAbove } : each));
+    expect(highest(withRatedMax(withLimit(1.4), 1.5), { RCP: 1.41 })).toEqual([['high', 1.4]]);
+    expect(highest(withRatedMax(withLimit(1.8), 1.5), { RCP: 1.51 })).toEqual([['high', 1.5]]);
+  });
+  it('leaves every other rule as it is', () => {
+    expect(withRatedMax(DEFAULT_ALARM_RULES, 1.3).filter((each) => each.kind !== 'pressure-high')).toEqual(DEFAULT_ALARM_RULES.filter((each) => each.kind !== 'pressure-high'));
   });
 });
 
@@ -99,6 +127,10 @@ describe('delays and deadband', () => {
     expect(evaluateReading(rules, device, { Time: T0 + 5000, HmBP: '120/80' })).toEqual([]);
     expect(evaluateReading(rules, device, { Time: T0 + 4000, HmBP: '190/95' })).toEqual([]);
     expect(evaluateReading(rules, device, { Time: T0 + 5000, HmBP: '190/95' })).toEqual([]);
+    // Older than the device's newest reading, even one without a blood pressure: out of order too.
+    expect(evaluateReading(rules, device, { Time: T0 + 7000, RCP: 1.3 })).toEqual([]);
+    expect(evaluateReading(rules, device, { Time: T0 + 6000, HmBP: '190/95' })).toEqual([]);
+    expect(evaluateReading(rules, device, { Time: T0 + 8000, HmBP: '190/95' })).toMatchObject([{ kind: 'blood-pressure', event: { type: 'raise' } }]);
   });
   it('a standing alarm loaded after a restart returns to normal after the off-delay', () => {
     const events = run(o2, held({ RCPi02: 22 }, 12), newDeviceTracks({ 'o2-high': 'high' }));

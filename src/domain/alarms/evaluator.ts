@@ -12,6 +12,8 @@ export interface DeviceTracks {
   tracks: Map<AlarmKind, RuleTrack>;
   /** The pressure-rate rule's window (./pressureRate.ts). */
   pressure: PressureSample[];
+  /** Time of the newest reading evaluated: one not later changes nothing (a redelivery, or one out of order). */
+  newest: number;
 }
 
 export interface RuleEvent {
@@ -23,6 +25,7 @@ export interface RuleEvent {
 export const newDeviceTracks = (raised: Partial<Record<AlarmKind, AlarmPriority>> = {}): DeviceTracks => ({
   tracks: new Map(Object.entries(raised).map(([kind, level]) => [kind as AlarmKind, newTrack(level)])),
   pressure: [],
+  newest: -Infinity,
 });
 
 const trackOf = (device: DeviceTracks, kind: AlarmKind): RuleTrack => {
@@ -39,12 +42,13 @@ const eventLevel = (rule: AlarmRule): AlarmPriority => (rule.kind === 'erd' ? 'h
 
 /**
  * A stored reading through every enabled rule that watches readings; a reading also ends lost telemetry.
- * Readings not later than the last one of a rule change nothing for it.
+ * A device's readings are evaluated in Time order: one not later than the newest evaluated changes nothing.
  */
 export const evaluateReading = (rules: readonly AlarmRule[], device: DeviceTracks, reading: Telemetry): RuleEvent[] => {
+  if (reading.Time <= device.newest) return [];
+  device.newest = reading.Time;
   const events: RuleEvent[] = [];
-  const newest = device.pressure.at(-1);
-  const rate = newest === undefined || reading.Time > newest.time ? pressureRate(device.pressure, reading) : undefined;
+  const rate = pressureRate(device.pressure, reading);
   for (const rule of rules) {
     if (!rule.enabled) continue;
     const track = trackOf(device, rule.kind);

@@ -39,7 +39,8 @@ export const DEVICE_TYPES = [1, 2, 3, 4, 5] as const;
 /**
  * One rule of one device type. A band is crossed above `above` or below `below` (null: no such side); the
  * high band likewise with `highAbove`/`highBelow`. For `pressure-high`, `above` is ATA over the reading's
- * set point `SP`; for `pressure-rate`, ATA a minute. Once its condition is present, it stays present until
+ * set point `SP`, and `highAbove` null is the type's rated maximum pressure (`withRatedMax`); for
+ * `pressure-rate`, ATA a minute. Once its condition is present, it stays present until
  * the value is back inside its band by more than `deadband`. It raises once present for `onDelayS` seconds
  * of reading Time, and returns to normal once absent for `offDelayS`.
  */
@@ -57,9 +58,6 @@ export interface AlarmRule {
   deadband: number;
   enabled: boolean;
 }
-
-/** A type's rated maximum pressure until device types keep their own (the high pressure rule's threshold). */
-const DEFAULT_RATED_MAX_ATA = 2.0;
 
 const rule = (kind: AlarmKind, bands: Partial<AlarmRule>, onDelayS: number, offDelayS: number, deadband = 0): AlarmRule => ({
   kind,
@@ -79,7 +77,8 @@ const rule = (kind: AlarmKind, bands: Partial<AlarmRule>, onDelayS: number, offD
 /** The product's default rules (docs/product.md), the same for every device type until an admin edits them. */
 export const DEFAULT_ALARM_RULES: readonly AlarmRule[] = [
   rule('o2-high', { above: 23.0, highAbove: 23.5, atLimit: true }, 3, 10, 0.2),
-  rule('pressure-high', { above: 0.1, highAbove: DEFAULT_RATED_MAX_ATA }, 3, 10, 0.02),
+  // High: the type's rated maximum pressure (withRatedMax).
+  rule('pressure-high', { above: 0.1 }, 3, 10, 0.02),
   rule('pressure-rate', { above: 0.1 }, 10, 30),
   rule('temperature', { above: 26, below: 18, highAbove: 30 }, 30, 60, 0.5),
   rule('humidity', { priority: 'low', above: 85, below: 50 }, 60, 60, 2),
@@ -90,6 +89,16 @@ export const DEFAULT_ALARM_RULES: readonly AlarmRule[] = [
   rule('offline', { priority: 'medium' }, 0, 0),
   rule('erd', {}, 0, 0),
 ];
+
+/**
+ * A type's rules as they are evaluated, given its rated maximum pressure (ATA, docs/device-types.md):
+ * `pressure-high`'s high limit is the rating, or the rule's own `highAbove` when an admin set a lower one.
+ * A limit above the rating is never used: a chamber beyond what it is rated for is always high priority.
+ */
+export const withRatedMax = (rules: readonly AlarmRule[], ratedMaxAta: number): readonly AlarmRule[] =>
+  rules.map((each) =>
+    each.kind === 'pressure-high' ? { ...each, highAbove: each.highAbove === null ? ratedMaxAta : Math.min(each.highAbove, ratedMaxAta) } : each,
+  );
 
 export const ALARM_STATES = ['active-unacked', 'active-acked', 'rtn-unacked', 'shelved', 'suppressed', 'closed'] as const;
 export type AlarmState = (typeof ALARM_STATES)[number];

@@ -5,8 +5,7 @@ import { PRIORITY_RANK, type AlarmPriority, type AlarmRule } from './rules';
  * One rule's condition on one device, over time (docs/alarms.md, "Delays and deadband"). Driven by the
  * readings' own Time, never the wall clock: present once a value crosses a band, and while it stays
  * outside the band by more than the deadband; raised once present for the on-delay, returned to normal once
- * absent for the off-delay. A reading not later than the last one evaluated changes nothing (a redelivery,
- * or one that arrived out of order).
+ * absent for the off-delay. The evaluator feeds each device's readings in Time order (./evaluator.ts).
  */
 export interface RuleTrack {
   present: boolean;
@@ -16,8 +15,6 @@ export interface RuleTrack {
   peak: Crossing | undefined;
   /** The priority of the raised alarm; undefined while none is raised. */
   raised: AlarmPriority | undefined;
-  /** Time of the last reading evaluated. */
-  lastTime: number;
 }
 
 export type TrackEvent =
@@ -26,15 +23,13 @@ export type TrackEvent =
   | { type: 'clear'; value: number | null };
 
 /** A fresh track; `raised` when an alarm of the rule is already standing (after a restart, from the store). */
-export const newTrack = (raised?: AlarmPriority): RuleTrack => ({ present: raised !== undefined, since: undefined, peak: undefined, raised, lastTime: -Infinity });
+export const newTrack = (raised?: AlarmPriority): RuleTrack => ({ present: raised !== undefined, since: undefined, peak: undefined, raised });
 
 const moreSevere = (crossing: Crossing | undefined, than: AlarmPriority | undefined): crossing is Crossing =>
   crossing !== undefined && (than === undefined || PRIORITY_RANK[crossing.level] > PRIORITY_RANK[than]);
 
 /** The track after a reading of `value` at `time` (mutated in place), and what it raised, escalated or cleared. */
 export const stepTrack = (rule: AlarmRule, track: RuleTrack, limits: Limits, time: number, value: number): TrackEvent | undefined => {
-  if (time <= track.lastTime) return undefined;
-  track.lastTime = time;
   const crossing = crossingOf(rule, limits, value);
   const present = track.present ? stillCrossed(rule, limits, value) : crossing !== undefined;
   if (present !== track.present || track.since === undefined) {
