@@ -30,6 +30,7 @@ const PAGE = 1000;
 
 const deviceSchema = z.object({
   Id: z.string(),
+  Type: z.number().int().nullish(),
   State: z.enum(DEVICE_STATES).nullish(),
   Permission: z.enum(DEVICE_PERMISSIONS).nullish(),
   OrderNum: z.string().nullish(),

@@ -139,6 +139,14 @@ describe('chamber: a session', () => {
     expect(sim.chamber.canStart()).toBe('busy');
     expect(() => sim.start()).toThrow(/busy/);
   });
+
+  it("chooses its set point below its type's rated maximum pressure", () => {
+    const setPoints = (ratedMaxAta: number) =>
+      new Set(Array.from({ length: 40 }, (_, index) => new Chamber({ id: `SIM-${index}`, seed: 1, ratedMaxAta }).view().settings.SP));
+    expect([...setPoints(1.3)]).toEqual([1.2]);
+    expect([...setPoints(1.5)].sort()).toEqual([1.3, 1.4]);
+    expect([...setPoints(2.0)].sort()).toEqual([1.3, 1.4, 1.5]);
+  });
 });
 
 describe('chamber: commands', () => {

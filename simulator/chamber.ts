@@ -1,6 +1,7 @@
 import type { Ack, Command, DeviceEvent, Telemetry } from '../src/domain/mqtt/payloads';
 import { seededRandomFor, type Random } from '../src/domain/random';
 import type { DeviceState } from '../src/domain/devices';
+import { DEFAULT_RATED_MAX_ATA } from '../src/domain/deviceTypes';
 import {
   amplitude,
   continuesIn,
@@ -75,6 +76,8 @@ export interface ChamberOptions {
   faults?: readonly FaultKind[];
   faultRate?: number;
   settings?: Partial<Settings>;
+  /** The chamber's type's rated maximum pressure, ATA: its set point is chosen below it (default 2.0). */
+  ratedMaxAta?: number;
   permission?: 'Open' | 'Close';
   state?: DeviceState;
   /** The server has a session running on this chamber: take it up where its last reading left it. */
@@ -105,6 +108,17 @@ export interface ChamberView {
 export type StartRefusal = 'busy' | 'closed' | 'repair' | 'offline';
 
 /** In a session the chamber reports about once a second; idle, every 30–60 s. */
+/** The set points a session is given, ATA. */
+const SET_POINTS = [1.3, 1.4, 1.5] as const;
+/** How far below its type's rating a set point stays: room for the sensor's noise and the medium band above it. */
+const RATING_MARGIN_ATA = 0.1;
+
+/** A set point the chamber may hold: one of SET_POINTS within its rating, else just below the rating. */
+const setPointWithin = (random: Random, ratedMaxAta: number): number => {
+  const allowed = SET_POINTS.filter((point) => point <= ratedMaxAta - RATING_MARGIN_ATA + 1e-9);
+  return allowed[Math.floor(random() * allowed.length)] ?? Math.round((ratedMaxAta - RATING_MARGIN_ATA) * 100) / 100;
+};
+
 const SESSION_INTERVAL_S = 1;
 const IDLE_INTERVAL_S: readonly [number, number] = [30, 60];
 /** Emergency depressurisation lasts at least this long, even from low pressure. */
@@ -171,7 +185,7 @@ export class Chamber {
     this.faultRate = options.faultRate ?? 0;
     const random = this.random;
     this.settings = {
-      SP: [1.3, 1.4, 1.5][Math.floor(random() * 3)] ?? 1.3,
+      SP: setPointWithin(random, options.ratedMaxAta ?? DEFAULT_RATED_MAX_ATA),
       ST: 60,
       SS: (['F', 'M', 'S'] as const)[Math.floor(random() * 3)] ?? 'M',
       SL: 1,

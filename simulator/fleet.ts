@@ -6,6 +6,7 @@ import { Chamber, type Emission, type Settings } from './chamber';
 import { ChamberConnection } from './connection';
 import { Credentials, SecretStore, secretsFile } from './credentials';
 import type { FaultKind } from './faults';
+import { DEFAULT_RATED_MAXIMA, ratedMaxAtaIn } from '../src/domain/deviceTypes';
 
 /**
  * The simulator: signs in as an administrator, takes the first N devices of the fleet (registering
@@ -71,7 +72,7 @@ const prepareFleet = async (api: ServerApi, credentials: Credentials, count: num
     if (taken.has(device.Id)) continue;
     credentials.save(device.Id, await api.registerDevice(device));
     registered.add(device.Id);
-    fleet.push({ Id: device.Id, State: 'Stop', Permission: 'Close', OrderNum: null, Emergency: false });
+    fleet.push({ Id: device.Id, Type: device.Type, State: 'Stop', Permission: 'Close', OrderNum: null, Emergency: false });
   }
   log.info(`fleet: ${fleet.length} chambers (${fleet.length - registered.size} existing, ${registered.size} registered)`);
   return { fleet, registered };
@@ -92,6 +93,7 @@ const chamberFor = async (api: ServerApi, device: DeviceRecord, options: Simulat
     faults: options.faults,
     faultRate: options.faultRate,
     settings,
+    ratedMaxAta: ratedMaxAtaIn(DEFAULT_RATED_MAXIMA, device.Type ?? undefined),
     permission: device.Permission ?? 'Close',
     state: device.State ?? 'Stop',
     emergency: device.Emergency === true,

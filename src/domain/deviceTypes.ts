@@ -41,3 +41,6 @@ export const DEFAULT_DEVICE_TYPES: readonly Omit<DeviceType, 'updatedAt'>[] = [
   { id: 4, name: '多人舱', ratedMaxAta: 1.5 },
   { id: 5, name: '医用加压舱', ratedMaxAta: 2.0 },
 ];
+
+/** The default types' rated maxima (a new store's): what a client without the server's types assumes, e.g. the simulator. */
+export const DEFAULT_RATED_MAXIMA: RatedMaxima = new Map(DEFAULT_DEVICE_TYPES.map((type) => [type.id, type.ratedMaxAta]));
