@@ -5,12 +5,12 @@ import { ROLLUP_COLUMNS, type DB } from '../db/schema';
 
 /**
  * The rollups of the stored readings (docs/ingest.md, "Rollups"). The batch writer only notes which
- * (device, minute) buckets its new readings fall in (`touch`); every flush recomputes those buckets'
- * ABSOLUTE min, max, sum and count from the raw rows, then their hours from the minute rollups, and
- * replaces the rows. A recomputed bucket is right whoever else writes it: a crash, a redelivery or two
- * server instances flushing the same bucket cannot count a reading twice. A flush recomputes the buckets
- * touched since the last one and, again, those of the flush before, so a bucket whose flush raced another
- * instance's commit is right after the next one.
+ * (device, minute) buckets its new readings fall in (`touch`, after its commit); a flush recomputes the
+ * settled ones' ABSOLUTE min, max, sum and count from the raw rows, then their hours from the minute
+ * rollups, and replaces the rows. A recomputed bucket is right whoever else writes it: a crash, a
+ * redelivery or two server instances flushing the same bucket cannot count a reading twice. On
+ * PostgreSQL, which several instances may share, each bucket is recomputed again at the flush after, so
+ * one whose flush raced another instance's commit is right after the next.
  */
 
 export const MINUTE_MS = 60_000;
@@ -66,10 +66,6 @@ interface BucketKey {
   start: number;
 }
 const keyOf = (deviceId: string, start: number): string => `${start}\n${deviceId}`;
-const bucketOf = (key: string): BucketKey => {
-  const cut = key.indexOf('\n');
-  return { start: Number(key.slice(0, cut)), deviceId: key.slice(cut + 1) };
-};
 
 /** `where` of the buckets: each device's [start, start + width) on `column`. */
 const within = (column: 'time' | 'start', width: number, buckets: readonly BucketKey[]) =>
@@ -107,43 +103,66 @@ export interface RollupTouches {
 }
 
 export interface RollupFlusher extends RollupTouches {
-  /** Recomputes the buckets touched since the last flush and those of the flush before. */
+  /** Recomputes every bucket noted and not yet recomputed, and those recomputed at the flush before. */
   flush(): Promise<void>;
+  /** The timer's flush: only the settled buckets (below), and those recomputed at the flush before. */
+  flushSettled(): Promise<void>;
   /** Recomputes the buckets of the store's last hour of readings and of its newest rows (after a restart). */
   repair(): Promise<void>;
-  /** Stops the timer and an unfinished repair, then flushes what was touched. */
+  /** Stops the timer and an unfinished repair, then flushes everything noted. */
   close(): Promise<void>;
 }
 
 export interface RollupFlusherOptions {
-  /** Flushes every this many ms, and starts a repair at once; without it, only `flush()` and `repair()` called. */
+  /** Flushes the settled buckets every this many ms, and starts a repair at once; without it, only what is called. */
   intervalMs?: number;
-  /** A timed flush or the repair that failed (its buckets are flushed again next time). */
+  /** A timed flush or the repair that failed (its buckets are recomputed at the next flush). */
   onError?: (error: unknown, what: 'flush' | 'repair') => void;
+  /** Recompute each bucket again at the flush after (default: on PostgreSQL, which several instances may share). */
+  secondPass?: boolean;
+  now?: () => number;
+}
+
+/** A noted minute: its device, start, and when it was first noted (server clock). */
+interface Noted extends BucketKey {
+  since: number;
 }
 
 export const createRollupFlusher = (db: Kysely<DB>, kind: DatabaseKind, options: RollupFlusherOptions = {}): RollupFlusher => {
-  let touched = new Set<string>();
-  let previous = new Set<string>();
+  const { intervalMs, onError, secondPass = kind === 'postgres', now = Date.now } = options;
+  const noted = new Map<string, Noted>();
+  /** Per device, the latest minute noted: a bucket before it is settled. */
+  const latest = new Map<string, number>();
+  let previous: BucketKey[] = [];
   let stopped = false;
   let flushing: Promise<void> | undefined;
 
-  const flushOnce = async (): Promise<void> => {
-    const current = touched;
-    touched = new Set();
-    const keys = new Set([...previous, ...current]);
-    previous = current;
+  /**
+   * A minute is settled once its device has readings noted in a later minute (at 1 Hz, within a second
+   * of its end; a late reading's minute at once) or it has waited a minute (a device that went quiet):
+   * so the open minute is recomputed about once, not at every flush.
+   */
+  const flushOnce = async (everything: boolean): Promise<void> => {
+    const at = now();
+    const due: BucketKey[] = [];
+    for (const [key, bucket] of noted) {
+      if (!everything && bucket.start >= (latest.get(bucket.deviceId) ?? bucket.start) && bucket.since + MINUTE_MS > at) continue;
+      noted.delete(key);
+      due.push(bucket);
+    }
+    const buckets = new Map([...previous, ...due].map((bucket) => [keyOf(bucket.deviceId, bucket.start), bucket]));
+    previous = secondPass ? due : [];
     try {
-      await recompute(db, kind, [...keys].map(bucketOf));
+      await recompute(db, kind, [...buckets.values()]);
     } catch (error) {
-      // Not recomputed: flushed again next time (twice, as if touched anew).
-      for (const key of keys) touched.add(key);
+      // Not recomputed: due again at the next flush.
+      for (const [key, { deviceId, start }] of buckets) if (!noted.has(key)) noted.set(key, { deviceId, start, since: at - MINUTE_MS });
       throw error;
     }
   };
   /** One flush at a time; a flush asked for during one runs after it. */
-  const flush = (): Promise<void> => {
-    const next = (flushing ?? Promise.resolve()).catch(() => undefined).then(flushOnce);
+  const queued = (everything: boolean): Promise<void> => {
+    const next = (flushing ?? Promise.resolve()).catch(() => undefined).then(() => flushOnce(everything));
     flushing = next;
     return next;
   };
@@ -157,30 +176,33 @@ export const createRollupFlusher = (db: Kysely<DB>, kind: DatabaseKind, options:
       ...(await recent.where('time', '>=', Number(newest.time) - REPAIR_WINDOW_MS).execute()),
       ...(await recent.where('id', '>', Number(newest.id) - REPAIR_NEWEST_ROWS).execute()),
     ];
-    const keys = new Set(rows.map((row) => keyOf(row.device_id, Number(row.start))));
-    await recompute(db, kind, [...keys].map(bucketOf), () => stopped);
+    const buckets = new Map(rows.map((row) => [keyOf(row.device_id, Number(row.start)), { deviceId: row.device_id, start: Number(row.start) }]));
+    await recompute(db, kind, [...buckets.values()], () => stopped);
   };
 
-  const { intervalMs, onError } = options;
   const timer =
     intervalMs === undefined
       ? undefined
       : setInterval(() => {
-          if (touched.size + previous.size > 0) flush().catch((error: unknown) => onError?.(error, 'flush'));
+          if (noted.size + previous.length > 0) queued(false).catch((error: unknown) => onError?.(error, 'flush'));
         }, intervalMs);
   const repairing = intervalMs === undefined ? undefined : repair().catch((error: unknown) => onError?.(error, 'repair'));
 
   return {
     touch(deviceId, time) {
-      touched.add(keyOf(deviceId, time - (time % MINUTE_MS)));
+      const start = time - (time % MINUTE_MS);
+      const key = keyOf(deviceId, start);
+      if (!noted.has(key)) noted.set(key, { deviceId, start, since: now() });
+      if (start > (latest.get(deviceId) ?? -Infinity)) latest.set(deviceId, start);
     },
-    flush,
+    flush: () => queued(true),
+    flushSettled: () => queued(false),
     repair,
     close: async () => {
       stopped = true;
       clearInterval(timer);
       await repairing;
-      await flush();
+      await queued(true);
     },
   };
 };

@@ -151,7 +151,7 @@ describe.each(STORE_KINDS)('rollups flushed (%s)', (kind) => {
       );
       sent.push(...readings);
       await writeReadings(ctx, batch % 3 === 0 ? 'OC-B1' : 'OC-A1', readings, readings.length, flusher);
-      if (random() < 0.3) await flusher.flush();
+      if (random() < 0.3) await (random() < 0.5 ? flusher.flush() : flusher.flushSettled());
     }
     await flusher.flush();
     await expectExact(ctx, 'OC-A1');
@@ -169,6 +169,32 @@ describe.each(STORE_KINDS)('rollups flushed (%s)', (kind) => {
     await flusher.flush();
     expect((await rollups(ctx, 'OC-A1', MINUTE_MS)).map((row) => row.rcp.n)).toEqual([60, 60, 30]);
     await expectExact(ctx, 'OC-A1');
+  });
+
+  it('recompute an open minute once its device has readings in a later one, or after a quiet minute; the minute of a late reading at once', async () => {
+    let clock = START;
+    const flusher = createRollupFlusher(ctx.db, ctx.kind, { now: () => clock });
+    const counts = async (deviceId: string) => (await rollups(ctx, deviceId, MINUTE_MS)).map((row) => row.rcp.n);
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 30), 500, flusher);
+    await writeReadings(ctx, 'OC-B1', everySecond(START, 30), 500, flusher);
+    await flusher.flushSettled();
+    expect(await counts('OC-A1')).toEqual([]);
+    // OC-A1 moves on to its next minute; OC-B1 goes quiet.
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 40, 30), 500, flusher);
+    clock += 40_000;
+    await flusher.flushSettled();
+    expect(await counts('OC-A1')).toEqual([60]);
+    expect(await counts('OC-B1')).toEqual([]);
+    // A late reading of OC-A1's first minute.
+    await writeReadings(ctx, 'OC-A1', [readingAt(START - MINUTE_MS, 59)], 500, flusher);
+    await flusher.flushSettled();
+    expect((await rollups(ctx, 'OC-A1', MINUTE_MS, START - MINUTE_MS)).map((row) => row.rcp.n)).toEqual([1, 60]);
+    clock += MINUTE_MS;
+    await flusher.flushSettled();
+    expect(await counts('OC-A1')).toEqual([60, 10]);
+    expect(await counts('OC-B1')).toEqual([30]);
+    await expectExact(ctx, 'OC-A1', START - MINUTE_MS);
+    await expectExact(ctx, 'OC-B1');
   });
 
   it('after a restart, are repaired for what the stopped process stored but never flushed, a backlog of old readings included', async () => {
