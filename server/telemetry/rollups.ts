@@ -74,6 +74,12 @@ const within = (column: 'time' | 'start', width: number, buckets: readonly Bucke
     sql` or `,
   );
 
+/**
+ * Between statements: a batch waiting for the connection (on SQLite, the writer thread's one) goes first,
+ * so the minutes of a whole fleet settling at once never hold the batches up for more than a statement.
+ */
+const yieldToBatches = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** Recomputes minute buckets from the raw rows, then the hours they lie in from the minute rollups, `FLUSH_CHUNK_BUCKETS` a statement. */
 const recompute = async (db: Kysely<DB>, kind: DatabaseKind, minutes: readonly BucketKey[], stopped: () => boolean = () => false): Promise<void> => {
   const raw = rawAggregates(kind);
@@ -84,6 +90,7 @@ const recompute = async (db: Kysely<DB>, kind: DatabaseKind, minutes: readonly B
       select device_id, ${sql.lit(MINUTE_MS)}, time - time % ${sql.lit(MINUTE_MS)}, ${raw} from state_records
       where ${within('time', MINUTE_MS, chunk)} group by device_id, time - time % ${sql.lit(MINUTE_MS)}
       on conflict (device_id, bucket_ms, start) do update set ${REPLACE}`.execute(db);
+    await yieldToBatches();
   }
   const hours = new Map<string, BucketKey>();
   for (const { deviceId, start } of minutes) hours.set(keyOf(deviceId, start - (start % HOUR_MS)), { deviceId, start: start - (start % HOUR_MS) });
@@ -94,6 +101,7 @@ const recompute = async (db: Kysely<DB>, kind: DatabaseKind, minutes: readonly B
       where bucket_ms = ${sql.lit(MINUTE_MS)} and (${within('start', HOUR_MS, all.slice(offset, offset + FLUSH_CHUNK_BUCKETS))})
       group by device_id, start - start % ${sql.lit(HOUR_MS)}
       on conflict (device_id, bucket_ms, start) do update set ${REPLACE}`.execute(db);
+    await yieldToBatches();
   }
 };
 
