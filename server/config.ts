@@ -75,6 +75,8 @@ export interface Config {
   rawRetentionDays: number;
   /** Rollups (per minute and per hour) older than this many days are deleted by the retention sweeper. */
   rollupRetentionDays: number;
+  /** How often ingestion recomputes the rollups of the buckets its stored readings touched, ms. */
+  rollupFlushMs: number;
   /** The longest an operator may shelve an alarm for, minutes (docs/alarms.md, "Shelving"). */
   alarmShelveMaxMinutes: number;
   /** Processes answering HTTP on the one port (node:cluster); 1: the server process itself. */
@@ -203,6 +205,7 @@ const envSchema = z.object({
   COMMAND_TIMEOUT_SECONDS: integer('COMMAND_TIMEOUT_SECONDS', DEFAULT_COMMAND_TIMEOUT_SECONDS, 1, 3600),
   RAW_RETENTION_DAYS: integer('RAW_RETENTION_DAYS', 30, 1, 36_500),
   ROLLUP_RETENTION_DAYS: integer('ROLLUP_RETENTION_DAYS', 730, 1, 36_500),
+  ROLLUP_FLUSH_MS: integer('ROLLUP_FLUSH_MS', 5000, 100, 60_000),
   ALARM_SHELVE_MAX_MINUTES: integer('ALARM_SHELVE_MAX_MINUTES', DEFAULT_SHELVE_MAX_MINUTES, 1, 24 * 60),
   WORKERS: integer('WORKERS', 1, 1, 64),
   // Defaults are applied in loadConfig: MQTT_PORT's depends on --demo, and each only applies without MQTT_URL.
@@ -341,6 +344,7 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     commandTimeoutSeconds: env2.COMMAND_TIMEOUT_SECONDS,
     rawRetentionDays: env2.RAW_RETENTION_DAYS,
     rollupRetentionDays: env2.ROLLUP_RETENTION_DAYS,
+    rollupFlushMs: env2.ROLLUP_FLUSH_MS,
     alarmShelveMaxMinutes: env2.ALARM_SHELVE_MAX_MINUTES,
     workers: env2.WORKERS,
     mqtt,

@@ -318,7 +318,7 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
     '0012_reading_rollups': {
       async up(db: Kysely<unknown>) {
         // Per device, per minute (bucket_ms 60000) and per hour (3600000): min, max, sum and count of each numeric
-        // reading of the readings stored in that bucket, kept by the batch writer in the readings' transaction.
+        // reading of the readings stored in that bucket, recomputed from the raw rows (server/telemetry/rollups.ts).
         let table = db.schema
           .createTable('reading_rollups')
           .addColumn('device_id', 'varchar(64)', (col) => col.notNull().references('devices.id').onDelete('cascade'))

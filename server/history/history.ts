@@ -1,10 +1,10 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { HISTORY_READINGS, type HistoryAnswer, type HistoryBucket, type HistoryQuery, type HistoryReading } from '../../src/domain/history';
 import type { AppContext } from '../context';
 import { ROLLUP_COLUMNS, type DB } from '../db/schema';
 import { notFound } from '../http/envelope';
 import { deviceScope, type Viewer } from '../scope/service';
-import { HOUR_MS, MINUTE_MS } from '../telemetry/rollups';
+import { bloodPressureParts, HOUR_MS, MINUTE_MS } from '../telemetry/rollups';
 
 /**
  * A chamber's history (docs/monitoring.md, "History"): at most `points` buckets per reading over
@@ -43,15 +43,6 @@ const planFor = ({ from, to, points }: HistoryQuery, rawSince: number): Plan => 
   const base = Math.floor(from / width) * width;
   const end = Math.ceil(to / width) * width;
   return { source: 'rollup', width, base, end, bucketMs: Math.ceil((end - base) / points / width) * width };
-};
-
-/** The systolic and diastolic parts of a raw row's "sys/dia" blood pressure, as numbers. */
-const bloodPressureParts = (kind: AppContext['kind']): Record<'HmBPSys' | 'HmBPDia', RawBuilder<number>> => {
-  const slash = kind === 'sqlite' ? sql`instr(hm_bp, '/')` : sql`strpos(hm_bp, '/')`;
-  return {
-    HmBPSys: sql<number>`cast(substr(hm_bp, 1, ${slash} - 1) as double precision)`,
-    HmBPDia: sql<number>`cast(substr(hm_bp, ${slash} + 1) as double precision)`,
-  };
 };
 
 /** Per reading: its min, max, sum and count over a group, as `<column>_min`, … */

@@ -5,7 +5,7 @@ import { parameter, reusable, runReusable, type ReusableQuery } from '../db/data
 import { flag, type DB, type NewStateRecordRow } from '../db/schema';
 import type { InboundMessage } from '../mqtt/transport';
 import { forwardLastSeen, presencePatch } from './presence';
-import { createRollupSums, createRollupWriter } from './rollups';
+import type { RollupTouches } from './rollups';
 
 /**
  * One batch of telemetry and status messages, written in one transaction (docs/ingest.md, "Batches"):
@@ -15,8 +15,9 @@ import { createRollupSums, createRollupWriter } from './rollups';
  *      also says whether the device is registered and takes its row lock on PostgreSQL;
  *   2. the readings of the registered devices, in multi-row inserts `ON CONFLICT (device_id, time) DO
  *      NOTHING RETURNING device_id, time`: a reading already stored (a QoS 1 redelivery) is not stored twice;
- *   3. the minute and hour rollups of the readings the inserts returned as new (rollups.ts), which are also
- *      what the safety alarms evaluate after the commit (server/alarms/engine.ts).
+ *   3. the readings the inserts returned as new, which the safety alarms evaluate after the commit
+ *      (server/alarms/engine.ts), are told to the rollups then (rollups.ts): their next flush recomputes
+ *      their minutes and hours.
  *
  * Messages of one device are applied in arrival order: the last of its telemetry or statuses decides
  * whether it is online. Nothing is settled or published here: the caller does that after the commit.
@@ -129,7 +130,7 @@ export type BatchWriter = (entries: readonly BatchEntry[]) => Promise<BatchResul
  * The batch's statements are built and compiled once (server/db/database.ts, `reusable`): building the
  * devices update with Kysely costs about as much as running it, and this runs once per device per batch.
  */
-export const createBatchWriter = (db: Kysely<DB>): BatchWriter => {
+export const createBatchWriter = (db: Kysely<DB>, rollups: RollupTouches): BatchWriter => {
   const returned = ['id', 'online', 'last_seen_at', 'latest'] as const;
   // Values of the device updates, in this order.
   const id = parameter<string>(0);
@@ -196,8 +197,6 @@ export const createBatchWriter = (db: Kysely<DB>): BatchWriter => {
     return statement;
   };
 
-  const writeRollups = createRollupWriter(db);
-
   /** Inserts `count` rows of `values` in chunks; answers the rows that were new. */
   const insertRows = async (trx: Kysely<DB>, values: readonly unknown[], count: number): Promise<StoredRow[]> => {
     const stored: StoredRow[] = [];
@@ -214,11 +213,11 @@ export const createBatchWriter = (db: Kysely<DB>): BatchWriter => {
     const plans = planDevices(entries);
     // Only refused messages: nothing to write.
     if (plans.size === 0) return { unknown: new Set(), stored: 0, duplicates: 0, statuses: 0, patches: [], readings: [] };
-    return db.transaction().execute(async (trx): Promise<BatchResult> => {
+    const result = await db.transaction().execute(async (trx): Promise<BatchResult> => {
       const unknown = new Set<string>();
       const patches: DevicePatch[] = [];
       const values: unknown[] = [];
-      /** The batch's readings by device and Time, to sum those stored into their rollups. */
+      /** The batch's readings by device and Time, to answer those stored. */
       const written = new Map<string, Map<number, Telemetry>>();
       let rows = 0;
       let telemetry = 0;
@@ -250,17 +249,16 @@ export const createBatchWriter = (db: Kysely<DB>): BatchWriter => {
         written.set(deviceId, byTime);
       }
       const stored = await insertRows(trx, values, rows);
-      const sums = createRollupSums();
       const readings: StoredReading[] = [];
       for (const row of stored) {
         const reading = written.get(row.device_id)?.get(Number(row.time));
-        if (reading === undefined) continue;
-        sums.add(row.device_id, reading);
-        readings.push({ ...reading, Id: row.device_id });
+        if (reading !== undefined) readings.push({ ...reading, Id: row.device_id });
       }
-      await writeRollups(trx, sums.rows());
       readings.sort(deviceThenTime);
       return { unknown, stored: stored.length, duplicates: telemetry - stored.length, statuses, patches, readings };
     });
+    // Told once committed, so any flush from now on reads them.
+    for (const reading of result.readings) rollups.touch(reading.Id, reading.Time);
+    return result;
   };
 };

@@ -2,6 +2,7 @@ import type { AlarmEngine } from '../alarms/engine';
 import type { AppContext } from '../context';
 import { createBatchWriter, type BatchEntry, type BatchResult, type BatchWriter } from './batch';
 import type { IngestCounters, Outcomes } from './counters';
+import type { RollupTouches } from './rollups';
 import type { RawEntry, ThreadedBatchWriter, ThreadedResult } from './threaded-writer';
 import type { BatchWork, QueuedEntry, StepOutcome, StepWork, Work } from './work-queue';
 
@@ -12,6 +13,8 @@ interface CommitParts {
   counters: IngestCounters;
   outcomes: Outcomes;
   alarms: AlarmEngine;
+  /** Where the batches written here tell their stored readings (the thread has its own). */
+  rollups: RollupTouches;
 }
 
 /**
@@ -20,13 +23,13 @@ interface CommitParts {
  * arrival order, its live patches, then the safety alarms of every reading it stored (each device's in Time
  * order; a redelivered reading was not stored again, so it is not evaluated again).
  */
-export const createCommit = ({ ctx, thread, counters, outcomes, alarms }: CommitParts): ((work: Work) => Promise<() => void>) => {
+export const createCommit = ({ ctx, thread, counters, outcomes, alarms, rollups }: CommitParts): ((work: Work) => Promise<() => void>) => {
   const { settle, publish, drop } = outcomes;
   let writeHere: BatchWriter | undefined;
   /** A batch's raw entries written by the thread, or the batch written here (without a thread nothing is raw). */
   const writeBatch = (entries: QueuedEntry[]): Promise<BatchResult | ThreadedResult> => {
     if (thread !== undefined) return thread.write(entries.filter((entry): entry is RawEntry => entry.kind === 'raw'));
-    writeHere ??= createBatchWriter(ctx.db);
+    writeHere ??= createBatchWriter(ctx.db, rollups);
     return writeHere(entries.filter((entry): entry is BatchEntry => entry.kind !== 'raw'));
   };
 

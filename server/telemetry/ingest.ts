@@ -7,6 +7,7 @@ import { createIntake } from './intake';
 import { LOG_BURST, LOG_WINDOW_MS, printable, rateLimitedLog, type IngestLog, type LimitedLog } from './log';
 import { startOfflineSweep } from './offline-sweep';
 import { OFFLINE_AFTER_MS, OFFLINE_SWEEP_INTERVAL_MS } from './presence';
+import { createRollupFlusher } from './rollups';
 import { createThreadedBatchWriter } from './threaded-writer';
 import { createWorkQueue } from './work-queue';
 
@@ -89,11 +90,19 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
     windowMs: options.logWindowMs ?? LOG_WINDOW_MS,
     now: ctx.now,
   });
+  const rollupFailed = (error: unknown, what: 'flush' | 'repair'): void =>
+    log('warn', 'rollups', { err: error }, what === 'flush' ? 'rollups: a flush failed; its buckets are recomputed at the next' : 'rollups: the repair after the start failed');
   const thread =
     (options.writerThread ?? ctx.kind === 'sqlite')
       ? createThreadedBatchWriter(ctx.config, {
           checkpoints: { onError: (error) => log('warn', 'checkpoint', { err: error }, 'sqlite: the checkpoint thread failed; the WAL is checkpointed by its writers from now on') },
+          onRollupError: (error, what) => rollupFailed(error, what),
         })
+      : undefined;
+  // Batches written here have their rollups flushed here; the writer thread flushes its own.
+  const rollups =
+    thread === undefined
+      ? createRollupFlusher(ctx.db, ctx.kind, { intervalMs: ctx.config.rollupFlushMs, onError: (error, what) => rollupFailed(error, what) })
       : undefined;
 
   const alarms = createAlarmEngine({
@@ -111,7 +120,7 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
     retryMaxMs: options.retryMaxMs ?? RETRY_MAX_MS,
     counters,
     log,
-    attempt: createCommit({ ctx, thread, counters, outcomes, alarms }),
+    attempt: createCommit({ ctx, thread, counters, outcomes, alarms, rollups: rollups ?? { touch: () => undefined } }),
   });
   const take = createIntake({ ctx, log, threaded: thread !== undefined, counters, outcomes, queue, alarms });
   const offline = startOfflineSweep({
@@ -151,6 +160,7 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
       await queue.close();
       await sweepStopped;
       await alarms.close();
+      await rollups?.close().catch((error: unknown) => rollupFailed(error, 'flush'));
       await thread?.close();
       if (counters.pending > 0) {
         log('warn', 'close', { pending: counters.pending }, 'ingest closed with messages not acknowledged: their devices send them again');

@@ -74,6 +74,21 @@ describe('the writer thread: raw telemetry and status parsed and written off the
     expect(reports.length).toBe(seen);
   });
 
+  it('has the rollups of what it stored written by the time it is closed, its flush interval not yet over', async () => {
+    const writer = createThreadedBatchWriter(store.config());
+    await writer.write(entriesOf([0, 1, 2].map((i) => ['OC-B1', 'telemetry', JSON.stringify({ Time: AT + 20_000 + i * 1000, RCP: 1 + i })] as const)));
+    const minute = () =>
+      store.database.db
+        .selectFrom('reading_rollups')
+        .select(['rcp_min', 'rcp_max', 'rcp_sum', 'rcp_n'])
+        .where('device_id', '=', 'OC-B1')
+        .where('bucket_ms', '=', MINUTE)
+        .where('start', '=', AT)
+        .execute();
+    await writer.close();
+    expect(await minute()).toEqual([{ rcp_min: 1, rcp_max: 3, rcp_sum: 6, rcp_n: 3 }]);
+  });
+
   it('starts a thread again for a write after close', async () => {
     const writer = createThreadedBatchWriter(store.config());
     await writer.write(entriesOf([['OC-A1', 'telemetry', JSON.stringify({ Time: AT + 2000 })]]));

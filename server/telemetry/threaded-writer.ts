@@ -43,6 +43,12 @@ export type ThreadAnswer =
   | { id: number; ok: true; unknown: string[]; stored: number; duplicates: number; statuses: number; patches: string; readings: string; drops: ThreadDrop[] }
   | { id: number; ok: false; error: string };
 
+/** Unasked: a flush or repair of the thread's rollups (rollups.ts) failed. */
+export interface ThreadNotice {
+  rollupError: 'flush' | 'repair';
+  error: string;
+}
+
 export interface ThreadedResult extends BatchResult {
   /** The entries the thread refused at parsing, with why. */
   dropped: Map<RawEntry, Omit<ThreadDrop, 'index'>>;
@@ -51,6 +57,8 @@ export interface ThreadedResult extends BatchResult {
 export interface ThreadedBatchWriterOptions {
   /** On SQLite, the WAL's checkpoints are a thread's of their own (server/db/checkpointer.ts), started and stopped with the writer's. */
   checkpoints?: CheckpointerOptions;
+  /** The thread's rollups failed to flush or repair (flushed again at its next flush). */
+  onRollupError?: (error: Error, what: ThreadNotice['rollupError']) => void;
 }
 
 export interface ThreadedBatchWriter {
@@ -77,7 +85,7 @@ const jobOf = (id: number, entries: readonly RawEntry[]): ThreadJob => {
  * again for a write after it failed or was closed.
  */
 export const createThreadedBatchWriter = (
-  config: Pick<Config, 'database' | 'sqliteSynchronous'>,
+  config: Pick<Config, 'database' | 'sqliteSynchronous' | 'rollupFlushMs'>,
   options: ThreadedBatchWriterOptions = {},
 ): ThreadedBatchWriter => {
   let jobs = 0;
@@ -90,7 +98,8 @@ export const createThreadedBatchWriter = (
     waiting.clear();
   };
 
-  const answered = (answer: ThreadAnswer): void => {
+  const answered = (answer: ThreadAnswer | ThreadNotice): void => {
+    if ('rollupError' in answer) return options.onRollupError?.(new Error(answer.error), answer.rollupError);
     const job = waiting.get(answer.id);
     if (job === undefined) return;
     waiting.delete(answer.id);
@@ -116,7 +125,11 @@ export const createThreadedBatchWriter = (
     const { database } = config;
     if (database.kind === 'sqlite') checkpointer ??= startCheckpointer(database.file, config.sqliteSynchronous, options.checkpoints);
     // Ingestion's own close stops it.
-    const started = startTsWorker(new URL('./writer-thread.ts', import.meta.url), { database: config.database, sqliteSynchronous: config.sqliteSynchronous });
+    const started = startTsWorker(new URL('./writer-thread.ts', import.meta.url), {
+      database: config.database,
+      sqliteSynchronous: config.sqliteSynchronous,
+      rollupFlushMs: config.rollupFlushMs,
+    });
     started.on('message', answered);
     started.on('error', (error) => failAll(started, error));
     started.on('exit', (code) => failAll(started, new Error(`the batch writer's thread exited (${code})`)));

@@ -4,7 +4,8 @@ import type { Config } from '../config';
 import { createDatabase } from '../db/database';
 import type { InboundMessage } from '../mqtt/transport';
 import { createBatchWriter, type BatchEntry } from './batch';
-import type { ThreadAnswer, ThreadDrop, ThreadJob } from './threaded-writer';
+import { createRollupFlusher } from './rollups';
+import type { ThreadAnswer, ThreadDrop, ThreadJob, ThreadNotice } from './threaded-writer';
 
 /**
  * The batch writer's thread (threaded-writer.ts starts it): parses each raw telemetry or status message
@@ -13,8 +14,14 @@ import type { ThreadAnswer, ThreadDrop, ThreadJob } from './threaded-writer';
  * transaction has committed (or with the error that stopped it: nothing of it was written).
  */
 
-const { db } = createDatabase(workerData as Pick<Config, 'database' | 'sqliteSynchronous'>);
-const write = createBatchWriter(db);
+const config = workerData as Pick<Config, 'database' | 'sqliteSynchronous' | 'rollupFlushMs'>;
+const { db, kind } = createDatabase(config);
+// The rollups of what this thread stores are flushed on its own connection, between its batches.
+const rollups = createRollupFlusher(db, kind, {
+  intervalMs: config.rollupFlushMs,
+  onError: (error, what) => parentPort?.postMessage({ rollupError: what, error: error instanceof Error ? error.message : String(error) } satisfies ThreadNotice),
+});
+const write = createBatchWriter(db, rollups);
 /** The thread never settles a message: the main thread does, after this answer. */
 const unsettled: InboundMessage = { topic: '', payload: Buffer.alloc(0), qos: 1, settle: () => undefined };
 
@@ -38,7 +45,11 @@ const entriesOf = (job: ThreadJob): { entries: BatchEntry[]; drops: ThreadDrop[]
 
 parentPort?.on('message', (job: ThreadJob | 'close') => {
   if (job === 'close') {
-    void db.destroy().finally(() => parentPort?.close());
+    void rollups
+      .close()
+      .catch((error: unknown) => parentPort?.postMessage({ rollupError: 'flush', error: error instanceof Error ? error.message : String(error) } satisfies ThreadNotice))
+      .then(() => db.destroy())
+      .finally(() => parentPort?.close());
     return;
   }
   const { entries, drops } = entriesOf(job);

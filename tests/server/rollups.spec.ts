@@ -1,20 +1,24 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../server/context';
-import { HOUR_MS, MINUTE_MS } from '../../server/telemetry/rollups';
+import { createDatabase } from '../../server/db/database';
+import type { Telemetry } from '../../src/domain/mqtt/payloads';
+import { createRollupFlusher, HOUR_MS, MINUTE_MS } from '../../server/telemetry/rollups';
 import { seedFleet, T0 } from './fleet';
 import { everySecond, readingAt, writeReadings } from './readings';
 import { HOUR, STORE_KINDS, useStore } from './stores';
 
 /**
- * Rollups (docs/ingest.md, "Rollups") on both stores: kept by the batch writer in the readings'
- * transaction, they always sum exactly the raw rows stored, redeliveries included.
+ * Rollups (docs/ingest.md, "Rollups") on both stores: recomputed from the raw rows of the buckets the
+ * batch writer stored readings in, at each flush, they equal exactly the raw rows stored, redeliveries,
+ * late readings, restarts and a second server instance included.
  */
 
 const START = T0 + 2 * HOUR;
+const DAY = 24 * HOUR;
 
-/** Per bucket of `width` from the raw rows: RCP and RCPi02 min/max/sum/n, HmBP's parts' n. */
-const fromRawRows = async (ctx: AppContext, deviceId: string, width: number) => {
-  const rows = await ctx.db.selectFrom('state_records').select(['time', 'rcp', 'rcpi02', 'hm_bp']).where('device_id', '=', deviceId).where('time', '>=', START).execute();
+/** Per bucket of `width` from the raw rows since `since`: RCP and RCPi02 min/max/sum/n, HmBP's systolic part's. */
+const fromRawRows = async (ctx: AppContext, deviceId: string, width: number, since = START) => {
+  const rows = await ctx.db.selectFrom('state_records').select(['time', 'rcp', 'rcpi02', 'hm_bp']).where('device_id', '=', deviceId).where('time', '>=', since).execute();
   const buckets = new Map<number, { rcp: number[]; rcpi02: number[]; sys: number[] }>();
   for (const row of rows) {
     const start = row.time - (row.time % width);
@@ -33,13 +37,14 @@ const fromRawRows = async (ctx: AppContext, deviceId: string, width: number) => 
     .map(([start, bucket]) => ({ start, rcp: stats(bucket.rcp), rcpi02: stats(bucket.rcpi02), sys: stats(bucket.sys) }));
 };
 
-const rollups = async (ctx: AppContext, deviceId: string, width: number) =>
+const rollups = async (ctx: AppContext, deviceId: string, width: number, since = START) =>
   (
     await ctx.db
       .selectFrom('reading_rollups')
       .selectAll()
       .where('device_id', '=', deviceId)
       .where('bucket_ms', '=', width)
+      .where('start', '>=', since - (since % width))
       .orderBy('start')
       .execute()
   ).map((row) => ({
@@ -55,6 +60,23 @@ const close = (rows: Awaited<ReturnType<typeof rollups>>) =>
     start,
     ...Object.fromEntries(Object.entries(readings).map(([name, { sum, ...rest }]) => [name, { ...rest, sum: Math.round(sum * 1e6) / 1e6 }])),
   }));
+
+/** A seeded generator (mulberry32): the same "random" readings every run. */
+const seeded = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+};
+
+/** Both widths of `deviceId` equal to its raw rows since `since`. */
+const expectExact = async (ctx: AppContext, deviceId: string, since = START) => {
+  for (const width of [MINUTE_MS, HOUR_MS]) {
+    const raw = await fromRawRows(ctx, deviceId, width, since);
+    expect(raw.length).toBeGreaterThan(0);
+    expect(close(await rollups(ctx, deviceId, width, since))).toEqual(close(raw));
+  }
+};
 
 describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
   const store = useStore(kind);
@@ -105,5 +127,117 @@ describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
     expect((await rollups(ctx, 'OC-A1', MINUTE_MS)).map((row) => row.rcp.n)).toEqual([60]);
     expect((await rollups(ctx, 'OC-B1', MINUTE_MS)).map((row) => row.rcp.n)).toEqual([30]);
     expect(await rollups(ctx, 'OC-NOPE', MINUTE_MS)).toEqual([]);
+  });
+});
+
+describe.each(STORE_KINDS)('rollups flushed (%s)', (kind) => {
+  const store = useStore(kind);
+  let ctx: AppContext;
+
+  beforeEach(async () => {
+    await store.wipe();
+    ctx = store.context();
+    await seedFleet(ctx);
+  });
+
+  it('equal the raw rows after a flush, whatever the order: random readings over three hours, late ones and redeliveries, flushed at random', async () => {
+    const random = seeded(kind === 'sqlite' ? 11 : 29);
+    const flusher = createRollupFlusher(ctx.db, ctx.kind);
+    const sent: Telemetry[] = [];
+    for (let batch = 0; batch < 40; batch += 1) {
+      const readings = Array.from({ length: 1 + Math.floor(random() * 120) }, () =>
+        // One in five a redelivery of a reading sent before; the rest anywhere in three hours, so most are late.
+        sent.length > 0 && random() < 0.2 ? (sent[Math.floor(random() * sent.length)] as Telemetry) : readingAt(START, Math.floor(random() * 3 * 3600)),
+      );
+      sent.push(...readings);
+      await writeReadings(ctx, batch % 3 === 0 ? 'OC-B1' : 'OC-A1', readings, readings.length, flusher);
+      if (random() < 0.3) await (random() < 0.5 ? flusher.flush() : flusher.flushSettled());
+    }
+    await flusher.flush();
+    await expectExact(ctx, 'OC-A1');
+    await expectExact(ctx, 'OC-B1');
+  });
+
+  it('lag the readings stored since the last flush, and count nothing twice when a bucket is flushed again', async () => {
+    const flusher = createRollupFlusher(ctx.db, ctx.kind);
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 90), 500, flusher);
+    await flusher.flush();
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 60, 90), 500, flusher);
+    expect((await rollups(ctx, 'OC-A1', MINUTE_MS)).map((row) => row.rcp.n)).toEqual([60, 30]);
+    await flusher.flush();
+    await flusher.flush();
+    await flusher.flush();
+    expect((await rollups(ctx, 'OC-A1', MINUTE_MS)).map((row) => row.rcp.n)).toEqual([60, 60, 30]);
+    await expectExact(ctx, 'OC-A1');
+  });
+
+  it('recompute an open minute once its device has readings in a later one, or after a quiet minute; the minute of a late reading at once', async () => {
+    let clock = START;
+    const flusher = createRollupFlusher(ctx.db, ctx.kind, { now: () => clock });
+    const counts = async (deviceId: string) => (await rollups(ctx, deviceId, MINUTE_MS)).map((row) => row.rcp.n);
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 30), 500, flusher);
+    await writeReadings(ctx, 'OC-B1', everySecond(START, 30), 500, flusher);
+    await flusher.flushSettled();
+    expect(await counts('OC-A1')).toEqual([]);
+    // OC-A1 moves on to its next minute; OC-B1 goes quiet.
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 40, 30), 500, flusher);
+    clock += 40_000;
+    await flusher.flushSettled();
+    expect(await counts('OC-A1')).toEqual([60]);
+    expect(await counts('OC-B1')).toEqual([]);
+    // A late reading of OC-A1's first minute.
+    await writeReadings(ctx, 'OC-A1', [readingAt(START - MINUTE_MS, 59)], 500, flusher);
+    await flusher.flushSettled();
+    expect((await rollups(ctx, 'OC-A1', MINUTE_MS, START - MINUTE_MS)).map((row) => row.rcp.n)).toEqual([1, 60]);
+    clock += MINUTE_MS;
+    await flusher.flushSettled();
+    expect(await counts('OC-A1')).toEqual([60, 10]);
+    expect(await counts('OC-B1')).toEqual([30]);
+    await expectExact(ctx, 'OC-A1', START - MINUTE_MS);
+    await expectExact(ctx, 'OC-B1');
+  });
+
+  it('after a restart, are repaired for what the stopped process stored but never flushed, a backlog of old readings included', async () => {
+    const stopped = createRollupFlusher(ctx.db, ctx.kind);
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 600), 100, stopped);
+    await stopped.flush();
+    // Stored, then the process stops before its next flush: its touches are lost with it.
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 300, 600), 100, stopped);
+    // A chamber's backlog of two days ago, stored in the same last seconds: outside the last hour of readings.
+    await writeReadings(ctx, 'OC-B1', everySecond(START - 2 * DAY, 150), 100, stopped);
+    expect(await rollups(ctx, 'OC-A1', MINUTE_MS)).toHaveLength(10);
+    expect(await rollups(ctx, 'OC-B1', MINUTE_MS, START - 2 * DAY)).toEqual([]);
+
+    await createRollupFlusher(ctx.db, ctx.kind).repair();
+    expect(await rollups(ctx, 'OC-A1', MINUTE_MS)).toHaveLength(15);
+    await expectExact(ctx, 'OC-A1');
+    await expectExact(ctx, 'OC-B1', START - 2 * DAY);
+  });
+
+  it('with two server instances storing readings of the same minutes and flushing them at once, equal the raw rows', async () => {
+    // The other instance: its own connection (pool), batch writer and flusher.
+    const other = createDatabase(store.config());
+    try {
+      const here = createRollupFlusher(ctx.db, ctx.kind);
+      const there = createRollupFlusher(other.db, other.kind);
+      const readings = everySecond(START, 240);
+      for (let at = 0; at < readings.length; at += 40) {
+        // Shared subscriptions split one device's messages: odd seconds here, even ones there.
+        const part = readings.slice(at, at + 40);
+        const writes = [
+          () => writeReadings(ctx, 'OC-A1', part.filter((_, i) => i % 2 === 1), 20, here),
+          () => writeReadings({ db: other.db, kind: other.kind }, 'OC-A1', part.filter((_, i) => i % 2 === 0), 20, there),
+        ];
+        // SQLite has one writer at a time, and both connections share this thread: there they write in turn.
+        if (kind === 'sqlite') for (const write of writes) await write();
+        else await Promise.all(writes.map((write) => write()));
+        await Promise.all([here.flush(), there.flush()]);
+      }
+      await Promise.all([here.flush(), there.flush()]);
+      await expectExact(ctx, 'OC-A1');
+      expect((await rollups(ctx, 'OC-A1', MINUTE_MS)).map((row) => row.rcp.n)).toEqual([60, 60, 60, 60]);
+    } finally {
+      await other.db.destroy();
+    }
   });
 });
