@@ -109,7 +109,8 @@ describe('alarms marked on the monitoring screens in Chromium against the real s
     await toEnglish(detail, '1 alarm');
 
     // Acknowledged on the detail page: the tile stops pulsing, the row stays marked.
-    await detail.getByRole('button', { name: 'Acknowledge' }).click();
+    // The alarms tab's own button: the banner above the page offers one too.
+    await detail.getByRole('table', { name: 'Alarms' }).getByRole('button', { name: 'Acknowledge' }).click();
     await detail.locator('[data-device-header] [data-alarm-chip][title="23.8 % · acknowledged"]').waitFor();
     await detail.locator('tr[data-alarm-row]').getByText('active, acknowledged').waitFor();
     // Transitions finished, so the chip that turned from filled to outlined is not caught half way.

@@ -10,8 +10,8 @@ const ACCOUNTS = [
   { account: 'client', password: 'Client2026', role: '普通用户' },
 ] as const;
 
-/** What each role's menu must hold (docs/product.md): user manager closed to client, device types and the 403 page admin only. */
-const COMMON = ['工作台', '实时监控', '氧舱监控', '设备状态', '读数历史', '设备管理', '订单管理', '订单列表', '用户信息', '用户设置', '审计日志', '404', '500'];
+/** What each role's menu must hold (docs/product.md): user manager closed to client, device types and the 403 page admin only; alarms and their rules for every role. */
+const COMMON = ['工作台', '实时监控', '氧舱监控', '设备状态', '读数历史', '设备管理', '订单管理', '订单列表', '报警', '报警规则', '用户信息', '用户设置', '审计日志', '404', '500'];
 const MENU: Record<(typeof ACCOUNTS)[number]['account'], string[]> = {
   admin: [...COMMON, '用户管理', '设备类型', '403'],
   first: [...COMMON, '用户管理'],
