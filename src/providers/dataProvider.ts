@@ -173,12 +173,6 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     /** An operator's action on an alarm (acknowledge, shelve, unshelve, close); answers the alarm after it. */
     alarmAction: async <A extends AlarmAction>(id: RaRecord['id'], action: A, body: AlarmActionBody<A>): Promise<AlarmRecord> =>
       alarmRecordSchema.parse((await restFetch(alarmUrl(id, action), { method: 'POST', body: JSON.stringify(body) })).json),
-    /** A device's alarms, open and closed, newest raised first, one page of them (the device detail's alarms tab). */
-    deviceAlarms: async (deviceId: string, page: number, perPage: number): Promise<{ data: AlarmRecord[]; total: number }> => {
-      // A list of one Id matches it exactly; the Id alone would match every device whose Id contains it.
-      const { data, total } = await rest.getList(ALARMS_PATH, { filter: { deviceId: [deviceId] }, sort: { field: 'raisedAt', order: 'DESC' }, pagination: { page, perPage } });
-      return { data: alarmRecordSchema.array().parse(data), total: total ?? data.length };
-    },
     /** An alarm's transitions, oldest first. */
     alarmHistory: async (id: RaRecord['id']): Promise<AlarmTransition[]> =>
       (await restFetch(`${alarmUrl(id)}/history`)).json as AlarmTransition[],

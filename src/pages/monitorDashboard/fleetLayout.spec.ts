@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { alarmRecord } from '../../../tests/fixtures/alarms';
 import type { AlarmRecord } from '../../domain/alarms/record';
 import { gridRows, groupFleet, presentValues, type FleetDevice } from './fleetLayout';
 
@@ -82,21 +83,7 @@ describe('the real-time monitor: grouping and filtering', () => {
   });
 
   describe('with standing alarms', () => {
-    const alarm = (deviceId: string, priority: AlarmRecord['priority']): AlarmRecord => ({
-      id: deviceId.length,
-      deviceId,
-      kind: 'o2-high',
-      priority,
-      state: 'active-unacked',
-      value: 23.6,
-      threshold: 23.5,
-      raisedAt: 0,
-      ackedAt: null,
-      ackedBy: null,
-      closedAt: null,
-      shelvedUntil: null,
-      comment: null,
-    });
+    const alarm = (deviceId: string, priority: AlarmRecord['priority']): AlarmRecord => alarmRecord(deviceId.length, { deviceId, priority, raisedAt: 0 });
     const standing = new Map([
       ['A-1', [alarm('A-1', 'high')]],
       ['B-2', [alarm('B-2', 'medium')]],

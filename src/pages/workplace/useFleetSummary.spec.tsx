@@ -2,6 +2,7 @@ import { act, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CoreAdminContext, memoryStore, type DataProvider } from 'react-admin';
 import { fakeConnection } from '../../../tests/unit/live/fakeConnection';
+import { alarmRecord } from '../../../tests/fixtures/alarms';
 import type { AlarmRecord } from '../../domain/alarms/record';
 import type { LiveEvent } from '../../domain/live';
 import { LiveContext } from '../../providers/live/LiveContext';
@@ -14,21 +15,7 @@ const Figures = () => {
 
 const device = (data: Extract<LiveEvent, { type: 'device' }>['data']): LiveEvent => ({ type: 'device', data });
 
-const RAISED: AlarmRecord = {
-  id: 1,
-  deviceId: 'OC-1',
-  kind: 'o2-high',
-  priority: 'medium',
-  state: 'active-unacked',
-  value: 23.1,
-  threshold: 23,
-  raisedAt: 0,
-  ackedAt: null,
-  ackedBy: null,
-  closedAt: null,
-  shelvedUntil: null,
-  comment: null,
-};
+const RAISED: AlarmRecord = alarmRecord(1, { priority: 'medium', value: 23.1, threshold: 23, raisedAt: 0 });
 const alarm = (change: Partial<AlarmRecord>): LiveEvent => ({ type: 'alarm', data: { ...RAISED, ...change } });
 
 /** How often the workplace asks for its figures as the live stream reports chambers. */

@@ -3,12 +3,13 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Alert, Button, Chip, IconButton, LinearProgress, Table, TableBody, TableCell, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
-import { useCanAccess, useDataProvider, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { useCanAccess, useDataProvider, useLocaleState, useNotify, useTranslate, type RaRecord } from 'react-admin';
 import { isUnacked } from '../../../domain/alarms/open';
 import type { AlarmRecord } from '../../../domain/alarms/record';
 import { applyAlarmEvent } from '../../../providers/alarms';
 import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { useLiveEvent } from '../../../providers/live';
+import { alarmsConfig } from '../../alarms/config';
 import { AlarmChip, useAlarmLabels, useAlarmValue } from '../alarms/AlarmMark';
 import { AlarmHistory } from './AlarmHistory';
 
@@ -59,7 +60,15 @@ export const DeviceAlarms = ({ Id }: { Id: string }) => {
   const [open, setOpen] = useState<number | undefined>(undefined);
   const { data, error, isPending, refetch } = useQuery({
     queryKey: ['alarms', 'of-device', Id, page],
-    queryFn: () => dataProvider.deviceAlarms(Id, page + 1, PER_PAGE),
+    queryFn: async () => {
+      // A list of one Id matches it exactly; the Id alone would match every device whose Id contains it.
+      const { data, total } = await dataProvider.getList<AlarmRecord & RaRecord>(alarmsConfig.name, {
+        filter: { deviceId: [Id] },
+        sort: { field: 'raisedAt', order: 'DESC' },
+        pagination: { page: page + 1, perPage: PER_PAGE },
+      });
+      return { data, total: total ?? data.length };
+    },
     placeholderData: keepPreviousData,
   });
   useLiveEvent('alarm', (alarm) => {
