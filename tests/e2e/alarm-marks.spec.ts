@@ -98,7 +98,7 @@ describe('alarms marked on the monitoring screens in Chromium against the real s
     await tiles.screenshot({ path: '/tmp/alarm-marks-tiles-zh.png' });
     // The history of the alarm, then the screenshot of the page with it open.
     await detail.locator('tr[data-alarm-row]').click();
-    await detail.getByText('新报警 → 报警中，未确认').waitFor();
+    await detail.getByText('产生 → 报警中，未确认').waitFor();
     await detail.screenshot({ path: '/tmp/alarm-marks-detail-zh.png', fullPage: true });
 
     await toEnglish(monitor, 'cabin oxygen high · High priority');

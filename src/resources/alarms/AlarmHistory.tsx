@@ -1,28 +1,16 @@
 import { Alert, Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
-import { useDataProvider, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
-import type { ConsoleDataProvider } from '../../providers/dataProvider';
-import { alarmsConfig } from './config';
+import { useLocaleState, useRecordContext, useTranslate } from 'react-admin';
+import type { AlarmRecord } from '../../domain/alarms/record';
+import { useAlarmTransitions } from './useAlarmTransitions';
 
 const oneLine = { whiteSpace: 'nowrap' } as const;
 
-/**
- * An alarm's transitions, oldest first (`GET /api/v1/alarms/{id}/history`): when, from → to with the states'
- * labels, who (an account, or the server as "system"), and the comment or reason. Keyed under the alarms'
- * queries, so the live cache's alarm refresh and an action's refresh read it again.
- */
+/** The alarm page's history of transitions (useAlarmTransitions): when, from → to, who, and the comment or reason. */
 export const AlarmHistory = () => {
-  const record = useRecordContext();
+  const record = useRecordContext<AlarmRecord>();
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const dataProvider = useDataProvider<ConsoleDataProvider>();
-  const id = record?.id;
-  const { data, error } = useQuery({
-    queryKey: [alarmsConfig.name, 'history', id],
-    queryFn: () => dataProvider.alarmHistory(id ?? ''),
-    enabled: id !== undefined,
-  });
-  const state = (value: string) => translate(`resources.alarms.choices.state.${value}`);
+  const { data, error, change, actor } = useAlarmTransitions(record);
   return (
     <Card variant="outlined" sx={{ m: 2 }}>
       <CardContent>
@@ -45,10 +33,8 @@ export const AlarmHistory = () => {
               {data.map((transition) => (
                 <TableRow key={transition.id}>
                   <TableCell sx={oneLine}>{new Date(transition.at).toLocaleString(locale)}</TableCell>
-                  <TableCell>
-                    {transition.from === null ? translate('crud.alarms.raised') : state(transition.from)} → {state(transition.to)}
-                  </TableCell>
-                  <TableCell sx={oneLine}>{transition.actor === 'system' ? translate('crud.alarms.system') : transition.actor}</TableCell>
+                  <TableCell>{change(transition)}</TableCell>
+                  <TableCell sx={oneLine}>{actor(transition)}</TableCell>
                   <TableCell>{transition.comment ?? ''}</TableCell>
                 </TableRow>
               ))}

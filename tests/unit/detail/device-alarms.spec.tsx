@@ -100,7 +100,7 @@ describe("the device detail's alarms", () => {
 
     fireEvent.click(alarmRow(12));
     const history = await screen.findByRole('list', { name: '报警 12 的经过' }, wait);
-    expect(within(history).getByText('新报警 → 报警中，未确认')).toBeTruthy();
+    expect(within(history).getByText('产生 → 报警中，未确认')).toBeTruthy();
     expect(within(history).getByText(/系统/)).toBeTruthy();
 
     fireEvent.click(within(alarmRow(12)).getByRole('button', { name: '确认' }));
