@@ -128,17 +128,6 @@ describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
     expect((await rollups(ctx, 'OC-B1', MINUTE_MS)).map((row) => row.rcp.n)).toEqual([30]);
     expect(await rollups(ctx, 'OC-NOPE', MINUTE_MS)).toEqual([]);
   });
-});
-
-describe.each(STORE_KINDS)('rollups flushed (%s)', (kind) => {
-  const store = useStore(kind);
-  let ctx: AppContext;
-
-  beforeEach(async () => {
-    await store.wipe();
-    ctx = store.context();
-    await seedFleet(ctx);
-  });
 
   it('equal the raw rows after a flush, whatever the order: random readings over three hours, late ones and redeliveries, flushed at random', async () => {
     const random = seeded(kind === 'sqlite' ? 11 : 29);
