@@ -10,11 +10,12 @@ import {
   type ResetAnswer,
 } from '../src/resources/accounts/calls';
 import { ACCOUNT_CALLS, ACCOUNT_ENDPOINTS, accountsConfig } from '../src/resources/accounts/config';
-import { mayCreateAt } from '../src/resources/accounts/levels';
+import { assignmentsAfter, assignRefusal, createRefusal, resetRefusal, type ManageRefusal } from '../src/domain/scope/mayManage';
 import type { WireRecord } from '../src/resources/model';
 import { badInputMessage, readJson, type AccessCheck } from './access';
 import { endSessionsOf, mockAccountId, mockAccountOf, mockCredentials, type MockCredentials } from './auth';
 import { fail, ok } from './envelope';
+import type { MockScope } from './scope';
 import { upstreamRefusal } from './upstream';
 
 /** A password the mock "generates" on reset: deterministic per mock server, and always within the rule. */
@@ -28,87 +29,80 @@ const resetCodes = () => {
   };
 };
 
+/** The server's answer (en-US) to a call the hierarchy refuses (src/domain/scope/mayManage.ts). */
+const refusalAnswer = (refusal: ManageRefusal<string>) => {
+  switch (refusal.reason) {
+    case 'notFound':
+      return fail(CODES.notFound, 'account not found');
+    case 'level':
+      return fail(CODES.badInput, 'Level: must be lower than your own account level');
+    case 'superAdministrator':
+      return fail(CODES.badInput, 'Account: a super administrator manages every device');
+    case 'deviceNotManaged':
+      return fail(CODES.badInput, `DeviceIds: device ${refusal.device} is not one you manage`);
+    default:
+      return fail(CODES.badInput, 'Account is invalid');
+  }
+};
+
 /**
  * The account calls of docs/product.md ("Account hierarchy"), validated with the shared schemas of
- * src/resources/accounts/calls.ts, answering as the server does. `tables` are the seeded resources;
- * `credentials` the sign-in accounts' passwords (mocks/auth.ts).
+ * src/resources/accounts/calls.ts, answering as the server does, with the hierarchy's rules of the scope
+ * model over the accounts table (./scope.ts). `tables` are the seeded resources; `credentials` the sign-in
+ * accounts' passwords (mocks/auth.ts).
  */
 export const accountCallHandlers = (
   base: string,
   tables: Map<string, WireRecord[]>,
   check: AccessCheck,
+  scope: MockScope,
   credentials: MockCredentials = mockCredentials(),
 ) => {
-  const devices = () => tables.get('devices') ?? [];
   const accounts = () => tables.get(accountsConfig.name) ?? [];
   const newCode = resetCodes();
-
-  /** The signed-in caller (a sign-in account: its name and level). */
-  const callerOf = (request: Request) => {
-    const account = mockAccountOf(request) ?? '';
-    const credential = credentials.get(account);
-    return credential ? { account, level: credential.Level } : undefined;
-  };
-
-  /** An account listed by get_Admins, other than the caller: the server's "strictly below the caller". */
-  const subordinate = (caller: string, account: string) =>
-    account === caller ? undefined : accounts().find((record) => record.Account === account);
-
-  /** The accounts below `account` (SubAdmin chains; the seeded ones may loop, so each is visited once). */
-  const below = (account: string): WireRecord[] => {
-    const found: WireRecord[] = [];
-    const seen = new Set([account]);
-    for (let frontier = [account]; frontier.length > 0; ) {
-      const next = accounts().filter((record) => frontier.includes(String(record.SubAdmin)) && !seen.has(String(record.Account)));
-      next.forEach((record) => seen.add(String(record.Account)));
-      found.push(...next);
-      frontier = next.map((record) => String(record.Account));
-    }
-    return found;
-  };
-
-  /** 40000 naming DeviceIds for the first device the caller does not manage (in the mocks: one that does not exist). */
-  const unmanaged = (ids: readonly string[]) => ids.find((id) => !devices().some((device) => device.Id === id));
+  /** An account as get_Admins lists it to the caller. */
+  const listed = (request: Request, record: WireRecord) => scope.visible(request, accountsConfig.name, [record])[0] ?? record;
 
   return [
     // add_Admin: only at a Level strictly greater than the caller's, under the caller.
     http.post(`${base}${ACCOUNT_ENDPOINTS.create}`, async ({ request }) => {
       const refused = upstreamRefusal(request, check, accountsConfig.name, 'create');
       if (refused) return refused;
-      const caller = callerOf(request);
+      const caller = scope.viewerOf(request);
       if (!caller) return fail(CODES.notSignedIn, 'not logged in');
       const body = addAdminBodySchema.safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
       const { Account, Level, DeviceIds = [] } = body.data;
-      if (!mayCreateAt(caller.level, Level)) return fail(CODES.badInput, 'Level: must be lower than your own account level');
+      const hierarchy = scope.hierarchy();
+      if (createRefusal(hierarchy, caller, { level: Level, devices: [] })) return refusalAnswer({ reason: 'level' });
       if (credentials.has(Account) || accounts().some((record) => record.Account === Account)) {
         return fail(CODES.badInput, `Account: account ${Account} already exists`);
       }
-      const stranger = unmanaged(DeviceIds);
-      if (stranger) return fail(CODES.badInput, `DeviceIds: device ${stranger} is not one you manage`);
+      const refusal = createRefusal(hierarchy, caller, { level: Level, devices: DeviceIds });
+      if (refusal) return refusalAnswer(refusal);
       const record: WireRecord = {
         Account,
-        SubId: mockAccountId(caller.account),
+        SubId: mockAccountId(caller.id),
         Level,
-        SubAdmin: caller.account,
+        SubAdmin: caller.id,
         DeviceIds: [...new Set(DeviceIds)].sort(),
       };
       accounts().unshift(record);
-      return ok(record);
+      return ok(listed(request, record));
     }),
 
     // Admin_reset_Code: a new password shown once; the account must change it, and its sessions end.
     http.post(`${base}${ACCOUNT_CALLS.resetPassword}`, async ({ request }) => {
       const refused = upstreamRefusal(request, check, accountsConfig.name, 'resetPassword');
       if (refused) return refused;
-      const caller = callerOf(request);
+      const caller = scope.viewerOf(request);
       if (!caller) return fail(CODES.notSignedIn, 'not logged in');
       const body = adminResetBodySchema.safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
       const { Account } = body.data;
+      const refusal = resetRefusal(scope.hierarchy(), caller, Account);
+      if (refusal) return refusalAnswer(refusal);
       const credential = credentials.get(Account);
-      const isBelow = credential ? credential.Level > caller.level : subordinate(caller.account, Account);
-      if (!isBelow) return fail(CODES.notFound, 'account not found');
       const NewCode = newCode();
       if (credential) {
         Object.assign(credential, { Code: NewCode, mustChangeCode: true });
@@ -134,24 +128,21 @@ export const accountCallHandlers = (
     http.post(`${base}${ACCOUNT_CALLS.assignDevices}`, async ({ request }) => {
       const refused = upstreamRefusal(request, check, accountsConfig.name, 'assignDevices');
       if (refused) return refused;
-      const caller = callerOf(request);
+      const caller = scope.viewerOf(request);
       if (!caller) return fail(CODES.notSignedIn, 'not logged in');
       const body = assignDevicesBodySchema.safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
       const { Account, DeviceIds } = body.data;
-      const target = subordinate(caller.account, Account);
-      if (!target) return fail(CODES.notFound, 'account not found');
-      if (target.Level === 0) return fail(CODES.badInput, 'Account: a super administrator manages every device');
-      const stranger = unmanaged(DeviceIds);
-      if (stranger) return fail(CODES.badInput, `DeviceIds: device ${stranger} is not one you manage`);
-      const wanted = [...new Set(DeviceIds)].sort();
-      const before = Array.isArray(target.DeviceIds) ? target.DeviceIds.map(String) : [];
-      const removed = new Set(before.filter((id) => !wanted.includes(id)));
-      target.DeviceIds = wanted;
-      for (const record of below(Account)) {
-        if (Array.isArray(record.DeviceIds)) record.DeviceIds = record.DeviceIds.filter((id) => !removed.has(String(id)));
+      const hierarchy = scope.hierarchy();
+      const refusal = assignRefusal(hierarchy, caller, Account, DeviceIds);
+      if (refusal) return refusalAnswer(refusal);
+      const after = assignmentsAfter(hierarchy, caller, Account, DeviceIds);
+      for (const record of accounts()) {
+        const devices = after.filter((row) => row.account === record.Account).map((row) => row.device);
+        if (Array.isArray(record.DeviceIds) || devices.length > 0) record.DeviceIds = devices.sort();
       }
-      return ok(target);
+      const target = accounts().find((record) => record.Account === Account);
+      return target ? ok(listed(request, target)) : refusalAnswer({ reason: 'notFound' });
     }),
   ];
 };

@@ -12,6 +12,7 @@ import { liveHandlers } from './live';
 import { messageHandlers } from './messages';
 import { orderHandlers, settleSeededOrders } from './orders';
 import { restResourceHandlers } from './rest';
+import { mockScope } from './scope';
 import { MOCK_EPOCH, seedTables } from './seed';
 import { upstreamResourceHandlers } from './upstream';
 
@@ -37,23 +38,25 @@ export const handlers = (upstreamBase: string, restBase: string, { resources = R
   const tableOf = (config: ResourceConfig) => tables.get(config.name) ?? [];
   const credentials = mockCredentials();
   const commands = commandLog();
+  // Every answer keeps to the signed-in account's scope, by the same model as the server (./scope.ts).
+  const scope = mockScope(tables, credentials);
   return [
     mustChangeCodeGate(upstreamBase, credentials),
     ...authHandlers(upstreamBase, credentials),
-    ...issueCommandHandlers(upstreamBase, tables, canAccess, commands),
-    ...accountCallHandlers(upstreamBase, tables, canAccess, credentials),
-    ...orderHandlers(restBase, tables, canAccess, commands),
+    ...issueCommandHandlers(upstreamBase, tables, canAccess, scope, commands),
+    ...accountCallHandlers(upstreamBase, tables, canAccess, scope, credentials),
+    ...orderHandlers(restBase, tables, canAccess, scope, commands),
     // The seeded alarms' transitions and conditions, made again the way the alarms table was (mocks/seed.ts).
-    ...alarmHandlers(restBase, tables, canAccess, seededAlarms(tables.get('devices') ?? [], MOCK_EPOCH)),
+    ...alarmHandlers(restBase, tables, canAccess, scope, seededAlarms(tables.get('devices') ?? [], MOCK_EPOCH)),
     ...resources.flatMap((config) =>
       config.adapter === 'upstream'
-        ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess)
-        : restResourceHandlers(restBase, config, tableOf(config), canAccess),
+        ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess, scope)
+        : restResourceHandlers(restBase, config, tableOf(config), canAccess, scope),
     ),
-    ...deviceCommandHandlers(restBase, commands, canAccess),
-    ...historyHandlers(restBase, tables, canAccess),
+    ...deviceCommandHandlers(restBase, commands, canAccess, scope),
+    ...historyHandlers(restBase, tables, canAccess, scope),
     ...messageHandlers(upstreamBase, canAccess),
-    ...fleetSummaryHandlers(restBase, tables, canAccess),
+    ...fleetSummaryHandlers(restBase, tables, canAccess, scope),
     ...liveHandlers(restBase),
   ];
 };

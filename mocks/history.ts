@@ -2,6 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { HISTORY_READINGS, historyQuerySchema, historyValueOf, type HistoryAnswer, type HistoryBucket, type HistoryQuery, type HistoryReading } from '../src/domain/history';
 import type { WireRecord } from '../src/resources/model';
 import { badInputMessage, refusalOf, type AccessCheck } from './access';
+import type { MockScope } from './scope';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -48,17 +49,17 @@ const bucketsOf = (rows: readonly WireRecord[], reading: HistoryReading, { base,
 /**
  * `GET <restBase>/devices/:Id/history?from&to&points` (src/domain/history.ts) over the seeded state records,
  * as the server answers it: the query checked with the shared schema (400 naming the field), 404 for an
- * unknown device, then at most `points` buckets per reading (every reading listed, those without a
+ * unknown device or one out of the caller's scope, then at most `points` buckets per reading (every reading listed, those without a
  * reading in the range with none), raw or from rollups as the server plans it.
  */
-export const historyHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck) => [
+export const historyHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, scope: MockScope) => [
   http.get(`${restBase}/devices/:Id/history`, ({ request, params }) => {
     const refusal = refusalOf(request, check, { resource: 'devices', action: 'show' });
     if (refusal) return refusal === 'notSignedIn' ? answer(401, 'not logged in') : answer(403, 'forbidden');
     const query = historyQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
     if (!query.success) return answer(400, badInputMessage(query.error));
     const Id = String(params.Id);
-    if (!(tables.get('devices') ?? []).some((device) => device.Id === Id)) return answer(404, 'not found');
+    if (!(tables.get('devices') ?? []).some((device) => device.Id === Id) || !scope.seesDevice(request, Id)) return answer(404, 'not found');
     const plan = planFor(query.data, Date.now() - RAW_RETENTION_MS);
     // The mocks keep no rollups: a rollup bucket is made from the raw rows it covers, as the rollups were.
     const rows = (tables.get('state-records') ?? []).filter((row) => row.Id === Id && Number(row.Time) >= plan.base && Number(row.Time) < plan.end);

@@ -54,6 +54,28 @@ const valueFor = (field: FieldConfig, source: string, index: number, random: Ran
   }
 };
 
+/** How many of the seeded chambers the mock client manages: the first ones. */
+export const MOCK_CLIENT_DEVICES = 10;
+
+/**
+ * The sign-in accounts close the accounts table, in place of its last three generated ones, in a tree the
+ * scope rules (mocks/scope.ts) can read: admin at the root, user under it managing every chamber, client
+ * under user managing the first MOCK_CLIENT_DEVICES. The generated accounts keep their generated upper
+ * administrators: only a super administrator sees them.
+ */
+const placeSignInAccounts = (tables: Map<string, WireRecord[]>): void => {
+  const accounts = tables.get('accounts');
+  if (accounts === undefined || accounts.length < 3) return;
+  const devices = (tables.get('devices') ?? []).map((device) => device.Id);
+  accounts.splice(
+    -3,
+    3,
+    { Account: 'admin', SubId: null, Level: 0, SubAdmin: null, DeviceIds: [] },
+    { Account: 'user', SubId: 1, Level: 1, SubAdmin: 'admin', DeviceIds: devices },
+    { Account: 'client', SubId: 2, Level: 3, SubAdmin: 'user', DeviceIds: devices.slice(0, MOCK_CLIENT_DEVICES) },
+  );
+};
+
 const pick = (ids: readonly RecordId[], random: Random) => ids[Math.floor(random() * ids.length)];
 
 /**
@@ -89,6 +111,7 @@ export const seedTables = (configs: readonly ResourceConfig[]): Map<string, Wire
     }
   }
   for (const config of configs) if (isFixedTable(config.name)) tables.set(config.name, FIXED_TABLES[config.name]?.(tables) ?? []);
+  placeSignInAccounts(tables);
   // In the registry's order, as the callers list them.
   return new Map(configs.map((config) => [config.name, tables.get(config.name) ?? []]));
 };

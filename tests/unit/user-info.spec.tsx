@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { BrowserRouter } from 'react-router-dom';
 import { handlers } from '../../mocks/handlers';
-import { MOCK_TOTAL, seedTables } from '../../mocks/seed';
+import { MOCK_CLIENT_DEVICES, MOCK_TOTAL, seedTables } from '../../mocks/seed';
 import { App } from '../../src/App';
 import { accountsConfig } from '../../src/resources/accounts/config';
 import { RESOURCE_CONFIGS } from '../../src/resources/configs';
@@ -75,7 +75,7 @@ describe('user info', () => {
 
   it('shows a client its devices and an empty team that says why, without asking for accounts', async () => {
     await openUserInfo('client', 'Client2026');
-    await waitFor(() => expect(fact('devices')).toBe(`管理的设备数: ${MOCK_TOTAL}`), wait);
+    await waitFor(() => expect(fact('devices')).toBe(`管理的设备数: ${MOCK_CLIENT_DEVICES}`), wait);
     expect(fact('level')).toBe('账号级别: 普通用户');
     expect(fact('upper-admin')).toBe('上级管理员: admin');
     expect(fact('team')).toBe('下级账号数: 0');

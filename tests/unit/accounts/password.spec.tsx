@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMockServer } from '../../../mocks/node';
+import { MOCK_CLIENT_DEVICES } from '../../../mocks/seed';
 import type { LoginResult } from '../../../src/domain/auth';
 import type { ResetAnswer } from '../../../src/resources/accounts/calls';
 import { MUST_CHANGE_CODE_KEY } from '../../../src/providers/authProvider';
@@ -132,7 +133,7 @@ describe('an account whose password was reset', () => {
     await expect(http.post('/api/user/info')).resolves.toMatchObject({ Account: 'client', Level: 3 });
     // Back to the client's usual password (the mocks keep passwords for the whole file).
     await http.post('/code/self_reset_Code', { OldCode: NewCode, NewCode: 'Client2026' });
-    await expect(http.post('/list/get_OCProperty', {})).resolves.toMatchObject({ total: 55 });
+    await expect(http.post('/list/get_OCProperty', {})).resolves.toMatchObject({ total: MOCK_CLIENT_DEVICES });
   });
 });
 
