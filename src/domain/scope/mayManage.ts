@@ -10,7 +10,7 @@ import { assignedTo, subtreeOf, type Assignment, type Hierarchy, type ScopeViewe
  */
 
 /** True when the caller manages the device: the super administrator every device of the fleet, anyone else its assigned ones. */
-export const manages = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, device: string): boolean =>
+const manages = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, device: string): boolean =>
   caller.level === 0 ? hierarchy.devices.includes(device) : (hierarchy.assigned.get(caller.id)?.has(device) ?? false);
 
 /**
