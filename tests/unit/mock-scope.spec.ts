@@ -56,6 +56,15 @@ describe('the mocks answer what the scope model says', () => {
     expect(await history('user')).toBe(200);
   });
 
+  it('gives a client the audit entries it made only: none of the seeded ones, which the super administrator reads all of', async () => {
+    const read = async (account: string) => {
+      const token = (await mockSession(account)).tokens.get() ?? '';
+      return (await fetch(`${REST}/audit-log?range=[0,99]`, { headers: { Authorization: `Bearer ${token}` } })).json() as Promise<WireRecord[]>;
+    };
+    expect(await read('client')).toEqual([]);
+    expect((await read('admin')).length).toBe(55);
+  });
+
   it("lists an administrator's subtree as get_Admins, each account's devices as far as it sees them", async () => {
     const accounts = await listed('user', '/get_Admins');
     expect(accounts.map((record) => record.Account).sort()).toEqual(visibleAccounts(seeded, { id: 'user', level: 1 }).sort());
