@@ -42,9 +42,6 @@ export const DEFAULT_DEVICE_TYPES: readonly Omit<DeviceType, 'updatedAt'>[] = [
   { id: 5, name: '医用加压舱', ratedMaxAta: 2.0 },
 ];
 
-/** The default types' rated maxima (a new store's): what a client without the server's types assumes, e.g. the simulator. */
-export const DEFAULT_RATED_MAXIMA: RatedMaxima = new Map(DEFAULT_DEVICE_TYPES.map((type) => [type.id, type.ratedMaxAta]));
-
 /**
  * Whether a set point lies above a rating (ATA), compared in hundredths as readings carry them: a set point
  * exactly at the rating is allowed (1.3 on a type rated 1.3), anything above it is not. The server, the
