@@ -357,6 +357,18 @@ describe('chamber: faults cross the alarm thresholds of docs/product.md', () => 
     expect(during.at(-1)?.RCP).toBeCloseTo(1.5, 1);
   });
 
+  it.each([3, 11, 99])("on a chamber held below its type's rating, still raises the high pressure alarm (seed %i)", (seed) => {
+    const sim = rig({ seed, ratedMaxAta: 1.3, settings: { ST: 60, SS: 'F' } });
+    sim.start();
+    sim.until(() => phase(sim.chamber) === 'holding', 3600);
+    const at = sim.now();
+    sim.emissions.push(...sim.chamber.injectFault('pressure', at).map((emission) => ({ at, emission })));
+    sim.until(() => sim.chamber.view().fault === null, 1800);
+    const tracks = newDeviceTracks();
+    const raised = sim.telemetry().flatMap((reading) => evaluateReading(withRatedMax(DEFAULT_ALARM_RULES, 1.3), tracks, reading));
+    expect(raised).toContainEqual({ kind: 'pressure-high', event: expect.objectContaining({ type: 'raise', level: 'high', threshold: 1.3 }) });
+  });
+
   it.each([3, 11, 99])('SpO2 below 94 % then below 90 % (seed %i)', (seed) => {
     const { during } = withFault('spo2', seed);
     const spo2 = (record: Telemetry) => record.HmSP02 ?? 100;
