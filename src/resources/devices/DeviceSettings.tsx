@@ -32,7 +32,7 @@ const changedFrom = (inForce: Partial<Settings>, settings: Partial<Settings>): P
   Object.fromEntries(Object.entries(settings).filter(([field, value]) => inForce[field as keyof Settings] !== value));
 
 /** The device type's rating the set point is held to: its name and rated maximum pressure (ATA). */
-export interface SettingsRating {
+interface SettingsRating {
   name: string;
   ratedMaxAta: number;
 }
@@ -43,7 +43,7 @@ export interface SettingsRating {
  * rating"). An SP left as in force is not sent, so it is not held to the rating; without the types yet,
  * the server alone checks it.
  */
-export const settingsValidator =
+const settingsValidator =
   (inForce: Partial<Settings>, rating: SettingsRating | undefined) =>
   (values: Record<string, unknown>): FormErrors => {
     const filled = filledIn(values);
