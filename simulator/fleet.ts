@@ -6,7 +6,7 @@ import { Chamber, type Emission, type Settings } from './chamber';
 import { ChamberConnection } from './connection';
 import { Credentials, SecretStore, secretsFile } from './credentials';
 import type { FaultKind } from './faults';
-import { DEFAULT_RATED_MAXIMA, ratedMaxAtaIn } from '../src/domain/deviceTypes';
+import { ratedMaxAtaIn, type RatedMaxima } from '../src/domain/deviceTypes';
 
 /**
  * The simulator: signs in as an administrator, takes the first N devices of the fleet (registering
@@ -78,8 +78,11 @@ const prepareFleet = async (api: ServerApi, credentials: Credentials, count: num
   return { fleet, registered };
 };
 
-/** A chamber as the server sees it: a running order is resumed from its last reading. */
-const chamberFor = async (api: ServerApi, device: DeviceRecord, options: SimulatorOptions): Promise<Chamber> => {
+/**
+ * A chamber as the server sees it: a running order is resumed from its last reading; its set point stays
+ * within its type's rating as the server holds it (`maxima`).
+ */
+const chamberFor = async (api: ServerApi, device: DeviceRecord, maxima: RatedMaxima, options: SimulatorOptions): Promise<Chamber> => {
   const running = device.OrderNum !== null && device.OrderNum !== undefined;
   const last = running ? await api.lastReading(device.Id) : undefined;
   // The settings the session runs with, as far as its last reading says.
@@ -93,7 +96,7 @@ const chamberFor = async (api: ServerApi, device: DeviceRecord, options: Simulat
     faults: options.faults,
     faultRate: options.faultRate,
     settings,
-    ratedMaxAta: ratedMaxAtaIn(DEFAULT_RATED_MAXIMA, device.Type ?? undefined),
+    ratedMaxAta: ratedMaxAtaIn(maxima, device.Type ?? undefined),
     permission: device.Permission ?? 'Close',
     state: device.State ?? 'Stop',
     emergency: device.Emergency === true,
@@ -108,8 +111,9 @@ export const runSimulator = async (options: SimulatorOptions): Promise<RunningSi
   const credentials = new Credentials(SecretStore.load(secretsFile(options.dataDir), options.server), api);
   const { fleet, registered } = await prepareFleet(api, credentials, options.devices, log);
 
+  const maxima = await api.ratedMaxima();
   const chambers = new Map<string, Chamber>();
-  for (const device of fleet) chambers.set(device.Id, await chamberFor(api, device, options));
+  for (const device of fleet) chambers.set(device.Id, await chamberFor(api, device, maxima, options));
   const ids = [...chambers.keys()];
   const connections = new Map<string, ChamberConnection>();
   const faults = new Map<string, FaultKind | null>();

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import { seededRandom, seededRandomFor, type Random } from '../../src/domain/random';
+import { ratedMaxAtaIn, sessionSetPoint, type RatedMaxima } from '../../src/domain/deviceTypes';
 import type { DeviceState } from '../../src/domain/devices';
 import type { AppContext } from '../context';
 import type { DB, NewDeviceRow, NewOrderRow, NewStateRecordRow } from '../db/schema';
+import { ratedMaxima } from '../device-types/ratedMax';
 
 /**
  * The demo fleet (`--demo`): 12 chambers at four sites, assigned down the demo chain, a few hours of
@@ -109,9 +111,13 @@ const GAP_MINUTES = 15;
 
 /**
  * One device's readings: back-to-back 60-minute sessions (pressurise, hold, depressurise) with a
- * 15-minute gap, one reading a minute, the newest `quietHours` before now; at most `limit` of them.
+ * 15-minute gap, one reading a minute, the newest `quietHours` before now; at most `limit` of them. Each
+ * session's set point lies below the device type's rating (`sessionSetPoint`), and its pressure never
+ * passes the set point by more than the sensor's noise, so the demo's own data raises no pressure alarm
+ * (and a simulated chamber resuming its session from the newest reading holds within its rating).
  */
-const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRecordRow[] => {
+export const demoReadings = (demo: DemoDevice, now: number, limit: number, maxima: RatedMaxima): NewStateRecordRow[] => {
+  const ratedMaxAta = ratedMaxAtaIn(maxima, demo.type);
   const random = seededRandomFor(demo.id);
   const last = Math.floor((now - demo.quietHours * HOUR) / MINUTE) * MINUTE;
   const rows: NewStateRecordRow[] = [];
@@ -125,7 +131,7 @@ const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRec
   let spo2 = between(random, 96, 98.5);
   let systolic = between(random, 110, 126);
   let diastolic = between(random, 70, 80);
-  let setPressure = [1.3, 1.4, 1.5][Math.floor(random() * 3)] ?? 1.3;
+  let setPressure = sessionSetPoint(random, ratedMaxAta);
   let speed = (['F', 'M', 'S'] as const)[Math.floor(random() * 3)] ?? 'M';
   let atmosphere = random() < 0.5 ? 1 : 0;
   for (let time = last; rows.length < limit; time -= MINUTE) {
@@ -133,7 +139,7 @@ const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRec
       // The gap before this session: no readings; then the previous session, with its own settings.
       time -= (GAP_MINUTES - 1) * MINUTE;
       minutesIntoSession = SESSION_MINUTES - 1;
-      setPressure = [1.3, 1.4, 1.5][Math.floor(random() * 3)] ?? 1.3;
+      setPressure = sessionSetPoint(random, ratedMaxAta);
       speed = (['F', 'M', 'S'] as const)[Math.floor(random() * 3)] ?? 'M';
       atmosphere = random() < 0.5 ? 1 : 0;
       heartRate = between(random, 65, 85);
@@ -161,7 +167,7 @@ const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRec
       ss: speed,
       sl: 1,
       sa: atmosphere,
-      rcp: round(clamp(1 + (setPressure - 1) * progress + between(random, -0.01, 0.01), 1, 1.5), 2),
+      rcp: round(clamp(1 + (setPressure - 1) * progress + between(random, -0.01, 0.01), 1, setPressure + 0.01), 2),
       rrd: SESSION_MINUTES - minutesIntoSession,
       rcpi02: round(o2, 1),
       rgpi02: round(generator, 1),
@@ -298,8 +304,9 @@ export const seedDemoFleet = async (ctx: Pick<AppContext, 'db' | 'now'>, options
           .execute()
       ).map((row) => row.device_id),
     );
+    const maxima = await ratedMaxima(trx);
     const readings = DEMO_DEVICES.filter((demo) => !withReadings.has(demo.id)).flatMap((demo) =>
-      demoReadings(demo, now, options.recordsPerDevice ?? 300),
+      demoReadings(demo, now, options.recordsPerDevice ?? 300, maxima),
     );
     await insertBatches(trx, 'state_records', readings);
     result.stateRecords = readings.length;

@@ -225,6 +225,8 @@ export const appEnUS = {
       settingsTitle: 'Settings of %{device}',
       settingsHint: 'The settings start from those in force; only those you change are sent, and emptied ones stay as they are. The chamber confirms the change.',
       unchanged: 'unchanged',
+      ratedRange: '%{min}–%{max} ATA: %{name} is rated %{max} ATA',
+      aboveRating: 'Must be at most %{max} ATA, the rated maximum of %{name}',
       noSettings: 'Fill in at least one setting',
       noChange: 'These are the settings in force: there is no change to send',
       send: 'Send',

@@ -223,6 +223,8 @@ export const appZhCN = {
       settingsTitle: '设置参数：%{device}',
       settingsHint: '参数从当前生效值开始，只下发改动的参数；清空的参数保持不变。参数下发到氧舱，由氧舱确认执行。',
       unchanged: '不变',
+      ratedRange: '%{min}–%{max} ATA：%{name}额定最高压力 %{max} ATA',
+      aboveRating: '不能大于 %{max} ATA，即%{name}的额定最高压力',
       noSettings: '请至少填写一项参数',
       noChange: '参数与当前生效值相同，没有要下发的改动',
       send: '下发',

@@ -118,7 +118,7 @@ const ACTIONS: readonly ActionEndpoint[] = [
     name: 'order/change_settings',
     policy: { resource: 'devices', action: 'changeSettings' },
     target: 'device',
-    request: (Id) => upstream('/order/change_settings', { Id, SP: 1.5, SS: 'M' }),
+    request: (Id) => upstream('/order/change_settings', { Id, SP: 1.3, SS: 'M' }),
   },
   {
     // A command recorded for every device in beforeAll (COMMAND_OF); reading it is the device's scope.
