@@ -1,9 +1,11 @@
 import { StrictMode } from 'react';
+import { CacheProvider } from '@emotion/react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './App';
 import { defaultConfig } from './config';
 import { loadMessages, storedLocale } from './i18n';
+import { createStyleCache } from './styleCache';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -18,9 +20,11 @@ const backend =
 void Promise.all([backend, loadMessages(storedLocale())]).then(() =>
   createRoot(root).render(
     <StrictMode>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
+      <CacheProvider value={createStyleCache()}>
+        <BrowserRouter>
+          <App />
+        </BrowserRouter>
+      </CacheProvider>
     </StrictMode>,
   ),
 );
