@@ -16,6 +16,7 @@ import { commandSweeperPlugin } from './commands/sweeper';
 import { retentionSweeperPlugin } from './history/retention';
 import { orderSweeperPlugin } from './orders/sweeper';
 import { REST_PREFIX, restPlugin } from './rest/plugin';
+import { securityHeadersPlugin } from './security/headers';
 import { upstreamPlugin } from './upstream';
 
 export interface BuildAppOptions {
@@ -56,7 +57,11 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1024 * 1024,
     // A malformed URL (`/upstream/%ZZ`) fails before routing: answer it like any bad input, in the envelope.
-    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void errorHandler(error, request, reply),
+    // No hook runs for it, so it gets its security headers here.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      request.server.applySecurityHeaders(reply.raw);
+      void errorHandler(error, request, reply);
+    },
   };
   const app: FastifyInstance =
     logger === false || writesNothing(logger, config)
@@ -79,6 +84,8 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
   };
   app.decorate('ctx', ctx);
 
+  // First: its hook gives every response, error and live stream included, the security headers.
+  void app.register(securityHeadersPlugin, { behindTls: config.behindTls });
   void app.register(databasePlugin, { database });
   void app.register(orderSweeperPlugin);
   void app.register(commandSweeperPlugin, { timeoutSeconds: config.commandTimeoutSeconds });

@@ -67,6 +67,8 @@ export interface Config {
   loginFailuresPerAddressPerHour: number;
   /** Fastify's trustProxy: false, true, a hop count or a list of addresses/CIDRs. */
   trustProxy: boolean | number | string;
+  /** BEHIND_TLS: browsers reach the server over HTTPS (a TLS proxy in front), so HSTS is sent. */
+  behindTls: boolean;
   /** A booking not used within this many minutes after its booking time (SetT) expires. */
   orderExpiryMinutes: number;
   /** A command a chamber has not acknowledged within this many seconds is reported as unanswered. */
@@ -139,6 +141,22 @@ const text = (fallback: string) =>
     .string()
     .optional()
     .transform((value) => value ?? fallback);
+
+const FLAG_VALUES: Record<string, boolean> = { true: true, on: true, yes: true, '1': true, false: false, off: false, no: false, '0': false };
+
+const flag = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return false;
+      const parsed = FLAG_VALUES[value.trim().toLowerCase()];
+      if (parsed === undefined) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be true or false (got "${value}")` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
 
 const optionalText = z
   .string()
@@ -251,6 +269,7 @@ const envSchema = z.object({
       if (/^\d+$/.test(trimmed)) return Number(trimmed);
       return value?.trim() ?? false;
     }),
+  BEHIND_TLS: flag('BEHIND_TLS'),
 });
 
 /** The variables read, in documentation order. */
@@ -340,6 +359,7 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     loginFailuresPerAccountPerHour: env2.LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR,
     loginFailuresPerAddressPerHour: env2.LOGIN_FAILURES_PER_ADDRESS_PER_HOUR,
     trustProxy: env2.TRUST_PROXY,
+    behindTls: env2.BEHIND_TLS,
     orderExpiryMinutes: env2.ORDER_EXPIRY_MINUTES,
     commandTimeoutSeconds: env2.COMMAND_TIMEOUT_SECONDS,
     rawRetentionDays: env2.RAW_RETENTION_DAYS,

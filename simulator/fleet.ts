@@ -1,4 +1,5 @@
-import { commandSchema, CMD_ID_MAX, CMD_ID_PATTERN, type Ack } from '../src/domain/mqtt/payloads';
+import { CMD_ID_MAX, CMD_ID_PATTERN } from '../src/domain/commands';
+import { commandSchema, type Ack } from '../src/domain/mqtt/payloads';
 import { seededRandomFor } from '../src/domain/random';
 import { ServerApi, type DeviceRecord, type Log } from './api';
 import { BookingPlan, refreshBookings, type Booking } from './bookings';

@@ -9,7 +9,7 @@ import { ConsoleConfigProvider } from './ConsoleConfigContext';
 import { createI18nProvider } from './i18n';
 import { createHttpClient } from './providers/httpClient';
 import { createAuthProvider, mustSignOut } from './providers/authProvider';
-import { createDataProvider } from './providers/dataProvider';
+import { lazyDataProvider } from './providers/lazyDataProvider';
 import { createLiveConnection, LiveProvider } from './providers/live';
 import { RESOURCES } from './resources';
 import { RESOURCE_CONFIGS } from './resources/configs';
@@ -67,7 +67,7 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
     return {
       http,
       authProvider: createAuthProvider({ http, tokens }),
-      dataProvider: createDataProvider({ http, restBase: config.restBase, tokens, resources: RESOURCE_CONFIGS, locale }),
+      dataProvider: lazyDataProvider({ http, restBase: config.restBase, tokens, resources: RESOURCE_CONFIGS, locale }),
       store: consoleStore(),
       queryClient,
       // Out here, so react-admin's re-mount on a language switch resumes the stream rather than starting over.

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { ACCOUNT_MAX, type CurrentUser } from '../../src/domain/auth';
+import { ACCOUNT_MAX } from '../../src/domain/account';
+import type { CurrentUser } from '../../src/domain/auth';
 import { CODES } from '../../src/domain/envelope';
 import { passwordProblem } from '../../src/domain/password';
 import { DEFAULT_LEVEL, levelToRole, type Level } from '../../src/domain/roles';

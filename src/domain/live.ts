@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { alarmRecordSchema } from './alarms/record';
 import { MESSAGE_TYPES } from './messages';
-import { COMMAND_TYPES, telemetrySchema } from './mqtt/payloads';
+import { COMMAND_STATUSES, COMMAND_TYPES } from './commands';
+import { telemetrySchema } from './mqtt/payloads';
 import { DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
 
 /**
@@ -50,9 +51,6 @@ export type DevicePatch = z.infer<typeof devicePatchSchema>;
  * show them need not render again for them (src/resources/generate/StableDatagridBody.tsx).
  */
 export const PER_READING_FIELDS: readonly (keyof DevicePatch)[] = ['LastSeen', 'Reading'];
-
-export const COMMAND_STATUSES = ['sent', 'acked', 'refused', 'timeout'] as const;
-export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 
 export const commandOutcomeSchema = z.strictObject({
   cmdId: z.string(),

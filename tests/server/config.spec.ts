@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       loginFailuresPerAccountPerHour: 100,
       loginFailuresPerAddressPerHour: 300,
       trustProxy: false,
+      behindTls: false,
       orderExpiryMinutes: 30,
       commandTimeoutSeconds: 10,
       rawRetentionDays: 30,
@@ -52,6 +53,7 @@ describe('loadConfig', () => {
         LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: '5',
         LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: '50',
         TRUST_PROXY: '10.0.0.0/8',
+        BEHIND_TLS: 'true',
         ORDER_EXPIRY_MINUTES: '45',
         COMMAND_TIMEOUT_SECONDS: '20',
         RAW_RETENTION_DAYS: '7',
@@ -80,6 +82,7 @@ describe('loadConfig', () => {
       loginFailuresPerAccountPerHour: 5,
       loginFailuresPerAddressPerHour: 50,
       trustProxy: '10.0.0.0/8',
+      behindTls: true,
       orderExpiryMinutes: 45,
       commandTimeoutSeconds: 20,
       rawRetentionDays: 7,
@@ -91,6 +94,8 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ BEHIND_TLS: ' On ' }).behindTls).toBe(true);
+    expect(loadConfig({ BEHIND_TLS: 'off' }).behindTls).toBe(false);
   });
 
   it('treats empty variables as unset', () => {
@@ -171,6 +176,7 @@ describe('loadConfig', () => {
     ['WORKERS', '1.5'],
     ['WORKERS', '65'],
     ['WORKERS', 'two'],
+    ['BEHIND_TLS', 'maybe'],
   ])('names the bad variable %s=%s', (name, value) => {
     let error: unknown;
     try {

@@ -3,7 +3,7 @@ import { MOCK_ACK_MS } from '../../mocks/deviceCommands';
 import { createMockServer } from '../../mocks/node';
 import { isFixedTable, MOCK_TOTAL, seedTables } from '../../mocks/seed';
 import { DEFAULT_DEVICE_TYPES } from '../../src/domain/deviceTypes';
-import { CMD_ID_PATTERN } from '../../src/domain/mqtt/payloads';
+import { CMD_ID_PATTERN } from '../../src/domain/commands';
 import { RESOURCE_CONFIGS } from '../../src/resources/configs';
 import type { DeviceCommandRecord } from '../../src/resources/devices/requests';
 import { DEVICE_COMMANDS } from '../../src/resources/devices/config';

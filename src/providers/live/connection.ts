@@ -1,4 +1,4 @@
-import { liveEventSchema, type LiveEvent } from '../../domain/live';
+import type { LiveEvent, liveEventSchema } from '../../domain/live';
 import type { TokenStore } from '../tokenStore';
 import { createEventStreamParser, readEventStream, type EventStreamMessage } from '../../domain/eventStream';
 
@@ -57,9 +57,18 @@ export interface LiveConnection {
   readonly timing: LiveTiming;
 }
 
-const parseEvent = ({ event, data }: EventStreamMessage): LiveEvent | undefined => {
+type LiveEventSchema = typeof liveEventSchema;
+
+/**
+ * The events' schema comes with the first connection, which only a signed-in console opens: the login
+ * route's script carries no zod (docs/console.md, "Loading").
+ */
+let schema: Promise<LiveEventSchema> | undefined;
+const loadSchema = (): Promise<LiveEventSchema> => (schema ??= import('../../domain/live').then((module) => module.liveEventSchema));
+
+const parseEvent = (eventSchema: LiveEventSchema, { event, data }: EventStreamMessage): LiveEvent | undefined => {
   try {
-    const parsed = liveEventSchema.safeParse({ type: event, data: JSON.parse(data) });
+    const parsed = eventSchema.safeParse({ type: event, data: JSON.parse(data) });
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
@@ -125,6 +134,8 @@ export const createLiveConnection = ({ url, tokens, timing: overrides, random = 
       emit('unauthorized', undefined);
       return;
     }
+    const eventSchema = await loadSchema();
+    if (!current()) return;
     const headers = new Headers({ Accept: 'text/event-stream', Authorization: `Bearer ${token}` });
     const resuming = lastEventId !== '';
     if (resuming) headers.set('Last-Event-ID', lastEventId);
@@ -152,7 +163,7 @@ export const createLiveConnection = ({ url, tokens, timing: overrides, random = 
         setStatus('live');
       } else if (message.event === 'reset') emit('reset', undefined);
       else {
-        const event = parseEvent(message);
+        const event = parseEvent(eventSchema, message);
         if (event !== undefined) emit('event', event);
       }
     });

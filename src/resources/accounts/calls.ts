@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ACCOUNT_MAX, PASSWORD_MAX } from '../../domain/auth';
+import { ACCOUNT_MAX } from '../../domain/account';
+import { PASSWORD_MAX } from '../../domain/auth';
 import { newPasswordSchema } from '../../domain/password';
 import { deviceIdSchema } from '../devices/requests';
 

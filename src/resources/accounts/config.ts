@@ -1,4 +1,4 @@
-import { ACCOUNT_MAX } from '../../domain/auth';
+import { ACCOUNT_MAX } from '../../domain/account';
 import { DEFAULT_LEVEL, LEVELS } from '../../domain/roles';
 import { INTEGER_ID_MAX } from '../model';
 import { defineResource } from '../types';
