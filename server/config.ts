@@ -25,7 +25,7 @@ export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgre
 export const DEFAULT_MQTT_PORT = 1883;
 const DEMO_MQTT_PORT = 1884;
 /** MQTT_TLS_PORT's default: MQTT over TLS's registered port. */
-const DEFAULT_MQTT_TLS_PORT = 8883;
+export const DEFAULT_MQTT_TLS_PORT = 8883;
 
 /** How long a chamber has to acknowledge a command (docs/commands.md). */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 10;

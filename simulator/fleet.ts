@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { commandSchema, CMD_ID_MAX, CMD_ID_PATTERN, type Ack } from '../src/domain/mqtt/payloads';
 import { seededRandomFor } from '../src/domain/random';
 import { ServerApi, type DeviceRecord, type Log } from './api';
@@ -18,6 +19,8 @@ import { DEFAULT_RATED_MAXIMA, ratedMaxAtaIn } from '../src/domain/deviceTypes';
 export interface SimulatorOptions {
   server: string;
   mqtt: string;
+  /** A PEM file of the certificate (or CA) to trust for an mqtts:// broker. */
+  ca?: string;
   devices: number;
   faults: readonly FaultKind[];
   /** Faults per chamber per hour. */
@@ -101,8 +104,18 @@ const chamberFor = async (api: ServerApi, device: DeviceRecord, options: Simulat
   });
 };
 
+const readCa = (file: string): Buffer => {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new Error(`--ca ${file} cannot be read: ${message(error)}`, { cause: error });
+  }
+};
+
 export const runSimulator = async (options: SimulatorOptions): Promise<RunningSimulator> => {
   const { log } = options;
+  // Read once, before anything else: a file that cannot be read stops the simulator at start.
+  const ca = options.ca === undefined ? undefined : readCa(options.ca);
   const api = new ServerApi(options.server, options.account, options.password, options.apiPrefix);
   await api.signIn();
   const credentials = new Credentials(SecretStore.load(secretsFile(options.dataDir), options.server), api);
@@ -177,6 +190,7 @@ export const runSimulator = async (options: SimulatorOptions): Promise<RunningSi
     if (stopped) return;
     const connection = new ChamberConnection({
       url: options.mqtt,
+      ca,
       deviceId: id,
       secret,
       renewSecret: () => {

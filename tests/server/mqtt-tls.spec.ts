@@ -11,6 +11,7 @@ import { hashDeviceSecret, newDeviceSecret } from '../../server/devices/registry
 import { startEmbeddedBroker } from '../../server/mqtt/broker';
 import { newServerCredentials, type BrokerLog, type EmbeddedBroker, type EmbeddedBrokerOptions } from '../../server/mqtt/config';
 import { topicFor } from '../../src/domain/mqtt/topics';
+import { ChamberConnection } from '../../simulator/connection';
 import { deviceRow } from './fleet';
 import { STORE_KINDS, useStore } from './stores';
 
@@ -186,6 +187,30 @@ describe('the embedded broker limits', () => {
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.endAsync(true)));
     await broker.close();
+  });
+
+  it('takes the simulator\'s chambers over TLS (--ca)', async () => {
+    await start();
+    const observer = await overTls(broker.tlsPort ?? 0, { username: SERVER.username, password: SERVER.password, clientId: `${SERVER.username}.observer` });
+    await observer.subscribeAsync(topicFor(DEVICE, 'status'), { qos: 1 });
+    const online = new Promise<string>((resolve) => observer.once('message', (_topic, payload) => resolve(payload.toString())));
+    const chamber = new ChamberConnection({
+      url: `mqtts://127.0.0.1:${broker.tlsPort ?? 0}`,
+      ca,
+      deviceId: DEVICE,
+      secret: SECRET,
+      renewSecret: () => Promise.reject(new Error('not expected')),
+      onCommand: () => undefined,
+      onConnect: () => undefined,
+      onProblem: (problem) => {
+        throw new Error(problem);
+      },
+    });
+    try {
+      expect(await online).toBe('online');
+    } finally {
+      await chamber.close();
+    }
   });
 
   it('lets one device hold MQTT_CONNECTIONS_PER_DEVICE connections (default 2), refusing the next; a reconnection under the same client id is not one more', async () => {
