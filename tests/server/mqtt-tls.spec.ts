@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { topicFor } from '../../src/domain/mqtt/topics';
 import { ChamberConnection } from '../../simulator/connection';
 import { deviceRow } from './fleet';
 import { STORE_KINDS, useStore } from './stores';
+import { throwawayCertificate } from './tls-certificate';
 
 /**
  * The embedded broker's encrypted link and its limits (docs/mqtt.md, "TLS" and "Limits"): mqtt.js over TLS
@@ -36,14 +36,7 @@ let ca: Buffer;
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'oxygen-mqtt-tls-'));
-  certFile = path.join(dir, 'broker.crt');
-  keyFile = path.join(dir, 'broker.key');
-  // The command docs/mqtt.md gives for a test deployment, valid for 127.0.0.1 here.
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
+  ({ certFile, keyFile } = throwawayCertificate(dir));
   ca = readFileSync(certFile);
 });
 
