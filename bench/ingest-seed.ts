@@ -49,6 +49,8 @@ export const ingestEnv = (dataDir: string, mqttPort: number): Env => ({
   CONSOLE_DIR: path.join(dataDir, 'no-console'),
   MQTT_PORT: String(mqttPort),
   MQTT_HOST: '127.0.0.1',
+  // Every chamber of the load connects from this one address, thousands in the first seconds.
+  MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE: '1000000',
   WORKERS: '1',
 });
 

@@ -24,6 +24,8 @@ export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgre
 /** MQTT_PORT's default (README.md, "Configuration"); `--demo` uses the next port, since a development machine's own Mosquitto often holds 1883. */
 export const DEFAULT_MQTT_PORT = 1883;
 const DEMO_MQTT_PORT = 1884;
+/** MQTT_TLS_PORT's default: MQTT over TLS's registered port. */
+export const DEFAULT_MQTT_TLS_PORT = 8883;
 
 /** How long a chamber has to acknowledge a command (docs/commands.md). */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 10;
@@ -33,7 +35,17 @@ export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 10;
  * one it is a client of (MQTT_URL). `url` never carries credentials: they are in `username`/`password`.
  */
 export type MqttTarget =
-  | { kind: 'embedded'; port: number; host: string }
+  | {
+      kind: 'embedded';
+      /** The plain listener's port (MQTT_PORT); with `plain` false only cluster workers use it, on 127.0.0.1. */
+      port: number;
+      host: string;
+      /** MQTT_PLAIN: devices may connect without TLS. */
+      plain: boolean;
+      /** MQTT_TLS_CERT, MQTT_TLS_KEY (absolute paths) and MQTT_TLS_PORT: the TLS listener, when set. */
+      tls: { port: number; certFile: string; keyFile: string } | null;
+      limits: BrokerLimits;
+    }
   | {
       kind: 'external';
       url: string;
@@ -43,6 +55,16 @@ export type MqttTarget =
       /** The shared subscription group that splits device messages between the server's instances. */
       shareGroup: string;
     };
+
+/** The embedded broker's limits on its clients (docs/mqtt.md, "Limits"). */
+export interface BrokerLimits {
+  /** MQTT_CONNECTIONS_PER_DEVICE: connections one device may hold at once. */
+  connectionsPerDevice: number;
+  /** MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE: new connections one address may open per minute (in a burst, then evenly). */
+  connectsPerAddressPerMinute: number;
+  /** MQTT_LOGIN_FAILURES_PER_HOUR: refused sign-ins per address and username in the last hour before that pair is refused unchecked. */
+  loginFailuresPerHour: number;
+}
 
 export interface Config {
   port: number;
@@ -229,6 +251,24 @@ const envSchema = z.object({
   // Defaults are applied in loadConfig: MQTT_PORT's depends on --demo, and each only applies without MQTT_URL.
   MQTT_PORT: optionalInteger('MQTT_PORT', 0, 65535),
   MQTT_HOST: optionalText,
+  MQTT_TLS_CERT: optionalText,
+  MQTT_TLS_KEY: optionalText,
+  MQTT_TLS_PORT: optionalInteger('MQTT_TLS_PORT', 0, 65535),
+  MQTT_PLAIN: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const normalised = value?.trim().toLowerCase();
+      if (normalised === undefined) return undefined;
+      if (normalised !== 'on' && normalised !== 'off') {
+        ctx.addIssue({ code: 'custom', message: `MQTT_PLAIN must be on or off (got "${value}")` });
+        return z.NEVER;
+      }
+      return normalised === 'on';
+    }),
+  MQTT_CONNECTIONS_PER_DEVICE: optionalInteger('MQTT_CONNECTIONS_PER_DEVICE', 1, 100),
+  MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE: optionalInteger('MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE', 1, 1_000_000),
+  MQTT_LOGIN_FAILURES_PER_HOUR: optionalInteger('MQTT_LOGIN_FAILURES_PER_HOUR', 1, 1_000_000),
   MQTT_URL: z
     .string()
     .optional()
@@ -277,17 +317,59 @@ const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof typeof envSchema
 
 type ParsedEnv = z.output<typeof envSchema>;
 
-const EMBEDDED_ONLY = ['MQTT_PORT', 'MQTT_HOST'] as const;
+const EMBEDDED_ONLY = [
+  'MQTT_PORT',
+  'MQTT_HOST',
+  'MQTT_TLS_CERT',
+  'MQTT_TLS_KEY',
+  'MQTT_TLS_PORT',
+  'MQTT_PLAIN',
+  'MQTT_CONNECTIONS_PER_DEVICE',
+  'MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE',
+  'MQTT_LOGIN_FAILURES_PER_HOUR',
+] as const;
+
+/** The embedded broker's limits by default (README.md, "Configuration"). */
+export const DEFAULT_BROKER_LIMITS: BrokerLimits = { connectionsPerDevice: 2, connectsPerAddressPerMinute: 300, loginFailuresPerHour: 10 };
+
+/** The embedded broker's listeners and limits, or the problems with them. */
+const embeddedTarget = (env: ParsedEnv, options: LoadConfigOptions, cwd: string): MqttTarget | string[] => {
+  const port = env.MQTT_PORT ?? (options.demo === true ? DEMO_MQTT_PORT : DEFAULT_MQTT_PORT);
+  const plain = env.MQTT_PLAIN ?? true;
+  const { MQTT_TLS_CERT: cert, MQTT_TLS_KEY: key } = env;
+  const problems: string[] = [];
+  if (cert !== undefined && key === undefined) problems.push('MQTT_TLS_KEY must be set with MQTT_TLS_CERT: the TLS listener needs the certificate and its private key');
+  if (key !== undefined && cert === undefined) problems.push('MQTT_TLS_CERT must be set with MQTT_TLS_KEY: the TLS listener needs the certificate and its private key');
+  const tlsSet = cert !== undefined && key !== undefined;
+  if (!tlsSet && env.MQTT_TLS_PORT !== undefined) problems.push('MQTT_TLS_PORT is the TLS listener\'s: set MQTT_TLS_CERT and MQTT_TLS_KEY too, or unset MQTT_TLS_PORT');
+  if (!tlsSet && !plain && cert === undefined && key === undefined) {
+    problems.push('MQTT_PLAIN=off leaves the broker no listener: set MQTT_TLS_CERT and MQTT_TLS_KEY so devices connect over TLS');
+  }
+  const tlsPort = env.MQTT_TLS_PORT ?? DEFAULT_MQTT_TLS_PORT;
+  if (tlsSet && plain && tlsPort !== 0 && tlsPort === port) problems.push(`MQTT_TLS_PORT must differ from MQTT_PORT (both ${port})`);
+  if (problems.length > 0) return problems;
+  return {
+    kind: 'embedded',
+    port,
+    host: env.MQTT_HOST ?? '0.0.0.0',
+    plain,
+    tls: tlsSet ? { port: tlsPort, certFile: path.resolve(cwd, cert), keyFile: path.resolve(cwd, key) } : null,
+    limits: {
+      connectionsPerDevice: env.MQTT_CONNECTIONS_PER_DEVICE ?? DEFAULT_BROKER_LIMITS.connectionsPerDevice,
+      connectsPerAddressPerMinute: env.MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE ?? DEFAULT_BROKER_LIMITS.connectsPerAddressPerMinute,
+      loginFailuresPerHour: env.MQTT_LOGIN_FAILURES_PER_HOUR ?? DEFAULT_BROKER_LIMITS.loginFailuresPerHour,
+    },
+  };
+};
 const EXTERNAL_ONLY = ['MQTT_USERNAME', 'MQTT_PASSWORD', 'MQTT_CLIENT_ID', 'MQTT_SHARE_GROUP'] as const;
 
 /** The broker from the MQTT_* variables, or the problems with them. */
-const mqttTarget = (env: ParsedEnv, options: LoadConfigOptions): MqttTarget | string[] => {
+const mqttTarget = (env: ParsedEnv, options: LoadConfigOptions, cwd: string): MqttTarget | string[] => {
   const url = env.MQTT_URL;
   if (url === undefined) {
     const stray = EXTERNAL_ONLY.filter((name) => env[name] !== undefined);
     if (stray.length > 0) return stray.map((name) => `${name} applies to an external broker only: set MQTT_URL too, or unset ${name}`);
-    const port = env.MQTT_PORT ?? (options.demo === true ? DEMO_MQTT_PORT : DEFAULT_MQTT_PORT);
-    return { kind: 'embedded', port, host: env.MQTT_HOST ?? '0.0.0.0' };
+    return embeddedTarget(env, options, cwd);
   }
   const problems: string[] = [];
   for (const name of EMBEDDED_ONLY) {
@@ -336,7 +418,7 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     );
   }
   const env2 = parsed.data;
-  const mqtt = mqttTarget(env2, options);
+  const mqtt = mqttTarget(env2, options, cwd);
   if (Array.isArray(mqtt)) throw new ConfigError(mqtt);
   const dataDir = path.resolve(cwd, env2.DATA_DIR);
   return {
@@ -374,7 +456,7 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
 /** The broker, for logs (an external broker's URL never carries its password: see MqttTarget). */
 export const describeMqtt = (target: MqttTarget): string =>
   target.kind === 'embedded'
-    ? `embedded broker on ${target.host}:${target.port}`
+    ? `embedded broker on ${[target.plain ? `${target.host}:${target.port}` : undefined, target.tls === null ? undefined : `${target.host}:${target.tls.port} (TLS)`].filter(Boolean).join(' and ')}`
     : `external broker ${target.url}${target.username === undefined ? '' : ` as ${target.username}`} (client id ${target.clientId})`;
 
 /** A PostgreSQL URL with its password masked, for logs. */

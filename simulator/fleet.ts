@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { CMD_ID_MAX, CMD_ID_PATTERN } from '../src/domain/commands';
 import { commandSchema, type Ack } from '../src/domain/mqtt/payloads';
 import { seededRandomFor } from '../src/domain/random';
@@ -19,6 +20,8 @@ import { ratedMaxAtaIn, type RatedMaxima } from '../src/domain/deviceTypes';
 export interface SimulatorOptions {
   server: string;
   mqtt: string;
+  /** A PEM file of the certificate (or CA) to trust for an mqtts:// broker. */
+  ca?: string;
   devices: number;
   faults: readonly FaultKind[];
   /** Faults per chamber per hour. */
@@ -105,8 +108,18 @@ const chamberFor = async (api: ServerApi, device: DeviceRecord, maxima: RatedMax
   });
 };
 
+const readCa = (file: string): Buffer => {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new Error(`--ca ${file} cannot be read: ${message(error)}`, { cause: error });
+  }
+};
+
 export const runSimulator = async (options: SimulatorOptions): Promise<RunningSimulator> => {
   const { log } = options;
+  // Read once, before anything else: a file that cannot be read stops the simulator at start.
+  const ca = options.ca === undefined ? undefined : readCa(options.ca);
   const api = new ServerApi(options.server, options.account, options.password, options.apiPrefix);
   await api.signIn();
   const credentials = new Credentials(SecretStore.load(secretsFile(options.dataDir), options.server), api);
@@ -182,6 +195,7 @@ export const runSimulator = async (options: SimulatorOptions): Promise<RunningSi
     if (stopped) return;
     const connection = new ChamberConnection({
       url: options.mqtt,
+      ca,
       deviceId: id,
       secret,
       renewSecret: () => {

@@ -1,5 +1,7 @@
 import { Migrator, sql, type CreateTableBuilder, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { chainExistingEntries } from '../audit/chain';
 import type { Database, DatabaseKind } from './database';
+import type { DB } from './schema';
 
 /**
  * Numbered migrations, in code (no filesystem globbing). Kysely runs them in name order, so names
@@ -10,7 +12,7 @@ import type { Database, DatabaseKind } from './database';
  * device list's sort indexes; 0009 the message box; 0012 the readings' rollups (docs/ingest.md, "Rollups");
  * 0013 the device types, seeded with five named ones; 0014 the safety alarms; 0016 the orders' indexes by
  * booking time and session start; 0017 the alarms' messages; 0018 the high pressure alarm follows each
- * type's rated maximum.
+ * type's rated maximum; 0019 chains the audit entries (server/audit/chain.ts).
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -494,6 +496,19 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       },
       async down(db: Kysely<unknown>) {
         await sql`update alarm_rules set high_above = 2.0 where kind = 'pressure-high' and high_above is null`.execute(db);
+      },
+    },
+    '0019_audit_chain': {
+      async up(db: Kysely<unknown>) {
+        // Tamper evidence (docs/audit.md): each entry's hash and its predecessor's; the entries already written
+        // are chained in id order, the order every later append keeps.
+        await db.schema.alterTable('audit_log').addColumn('prev_hash', 'varchar(64)').execute();
+        await db.schema.alterTable('audit_log').addColumn('hash', 'varchar(64)').execute();
+        await chainExistingEntries(db as Kysely<DB>);
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('audit_log').dropColumn('hash').execute();
+        await db.schema.alterTable('audit_log').dropColumn('prev_hash').execute();
       },
     },
   };

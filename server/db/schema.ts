@@ -160,6 +160,9 @@ interface AuditLogTable {
   address: string;
   before: string | null;
   after: string | null;
+  /** The chain (server/audit/chain.ts): the previous entry's hash, and this entry's; null only if someone wrote around it. */
+  prev_hash: string | null;
+  hash: string | null;
 }
 
 /** A command sent to a device (`oc/{Id}/cmd`) and its outcome (src/domain/live.ts CommandStatus). */

@@ -26,6 +26,7 @@ const expected: [resource: string, action: string, roles: Role[]][] = [
   ['alarms', 'clear', ['admin', 'user']],
   ['alarm-rules', 'edit', ['admin']],
   ['audit-log', 'list', ['admin', 'user', 'lowUser', 'client']],
+  ['audit-log', 'verify', ['admin']],
   ['messages', 'list', ['admin', 'user', 'lowUser', 'client']],
   ['messages', 'edit', ['admin', 'user', 'lowUser', 'client']],
   ['exception-403', 'list', ['admin']],

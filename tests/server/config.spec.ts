@@ -30,7 +30,7 @@ describe('loadConfig', () => {
       rollupFlushMs: 5000,
       alarmShelveMaxMinutes: 60,
       workers: 1,
-      mqtt: { kind: 'embedded', port: 1883, host: '0.0.0.0' },
+      mqtt: { kind: 'embedded', port: 1883, host: '0.0.0.0', plain: true, tls: null, limits: { connectionsPerDevice: 2, connectsPerAddressPerMinute: 300, loginFailuresPerHour: 10 } },
     });
   });
 
@@ -107,8 +107,8 @@ describe('loadConfig', () => {
   });
 
   it('defaults MQTT_PORT to 1884 in demo mode (a local Mosquitto usually holds 1883); MQTT_PORT still wins', () => {
-    expect(loadConfig({}, { demo: true }).mqtt).toEqual({ kind: 'embedded', port: 1884, host: '0.0.0.0' });
-    expect(loadConfig({ MQTT_PORT: '2883' }, { demo: true }).mqtt).toEqual({ kind: 'embedded', port: 2883, host: '0.0.0.0' });
+    expect(loadConfig({}, { demo: true }).mqtt).toMatchObject({ kind: 'embedded', port: 1884, host: '0.0.0.0' });
+    expect(loadConfig({ MQTT_PORT: '2883' }, { demo: true }).mqtt).toMatchObject({ kind: 'embedded', port: 2883, host: '0.0.0.0' });
   });
 
   it('reads an external broker from MQTT_URL, credentials from the URL or MQTT_USERNAME/MQTT_PASSWORD, never kept in the URL', () => {
