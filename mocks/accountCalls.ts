@@ -1,12 +1,16 @@
 import { http } from 'msw';
+import { changeRefusal, deleteRefusal, mayChangeAccount, type AccountRefusal, type NewUpper, type RuleAccount } from '../src/domain/accountRules';
 import { CODES } from '../src/domain/envelope';
 import { isAcceptablePassword } from '../src/domain/password';
 import { seededRandomFor } from '../src/domain/random';
+import { levelToRole, roleToLevel } from '../src/domain/roles';
 import {
   addAdminBodySchema,
   adminResetBodySchema,
   assignDevicesBodySchema,
+  deleteAdminBodySchema,
   selfResetBodySchema,
+  updateAdminBodySchema,
   type ResetAnswer,
 } from '../src/resources/accounts/calls';
 import { ACCOUNT_CALLS, ACCOUNT_ENDPOINTS, accountsConfig } from '../src/resources/accounts/config';
@@ -26,6 +30,28 @@ const resetCodes = () => {
     const code = `${pick(letters.toUpperCase())}${Array.from({ length: 7 }, () => pick(letters)).join('')}${Math.floor(random() * 9000) + 1000}`;
     return isAcceptablePassword(code) ? code : `${code}Aa1`;
   };
+};
+
+/** A refusal of the hierarchy's rules as the mocks word it: the field first, as their other 40000s. */
+const refusalText = (refusal: AccountRefusal, account: string): string => {
+  switch (refusal.reason) {
+    case 'rootStays':
+      return `${refusal.field}: a super administrator stays at the top of the hierarchy`;
+    case 'upperRequired':
+      return `${refusal.field}: every account but a super administrator has an upper-level administrator`;
+    case 'levelNotAllowed':
+      return `${refusal.field}: must be lower than your own account level`;
+    case 'upperNotFound':
+      return `${refusal.field}: administrator ${refusal.upper} is not one of your accounts`;
+    case 'upperBelowTarget':
+      return `${refusal.field}: ${refusal.upper} is ${account} itself or an account below it`;
+    case 'notBelowUpper':
+      return `${refusal.field}: must sit at a lower level than its upper administrator ${refusal.upper}`;
+    case 'notAboveBelow':
+      return `${refusal.field}: account ${refusal.below} sits directly below at that level or higher`;
+    case 'hasAccountsBelow':
+      return `${refusal.field}: accounts sit below ${account}: ${refusal.accounts.join(', ')}`;
+  }
 };
 
 /**
@@ -66,6 +92,17 @@ export const accountCallHandlers = (
     }
     return found;
   };
+
+  /** An account as the hierarchy's rules see it: a listed one, or a sign-in account (the upper administrator of seeded ones). */
+  const ruleAccount = (account: unknown): RuleAccount | null => {
+    const record = accounts().find((candidate) => candidate.Account === account);
+    if (record) return { account: String(record.Account), level: roleToLevel(levelToRole(record.Level)) };
+    const credential = typeof account === 'string' ? credentials.get(account) : undefined;
+    return credential && typeof account === 'string' ? { account, level: credential.Level } : null;
+  };
+
+  /** The accounts directly below `account`. */
+  const directlyBelow = (account: string) => accounts().filter((record) => record.SubAdmin === account);
 
   /** 40000 naming DeviceIds for the first device the caller does not manage (in the mocks: one that does not exist). */
   const unmanaged = (ids: readonly string[]) => ids.find((id) => !devices().some((device) => device.Id === id));
@@ -152,6 +189,64 @@ export const accountCallHandlers = (
         if (Array.isArray(record.DeviceIds)) record.DeviceIds = record.DeviceIds.filter((id) => !removed.has(String(id)));
       }
       return ok(target);
+    }),
+
+    // update_Admin: Level, SubAdmin and Disabled by the hierarchy's rules (src/domain/accountRules.ts); disabling ends its sessions.
+    http.post(`${base}${ACCOUNT_ENDPOINTS.update}`, async ({ request }) => {
+      const refused = upstreamRefusal(request, check, accountsConfig.name, 'edit');
+      if (refused) return refused;
+      const caller = callerOf(request);
+      if (!caller) return fail(CODES.notSignedIn, 'not logged in');
+      const body = updateAdminBodySchema.safeParse(await readJson(request));
+      if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
+      const { Account, Level, SubAdmin, Disabled } = body.data;
+      const target = subordinate(caller.account, Account);
+      const rule = ruleAccount(Account);
+      if (!target || !rule || !mayChangeAccount(caller, rule)) return fail(CODES.notFound, 'account not found');
+      const candidate = SubAdmin === undefined || SubAdmin === null ? undefined : ruleAccount(SubAdmin);
+      const upper: NewUpper | null | undefined =
+        SubAdmin === undefined || SubAdmin === null
+          ? SubAdmin
+          : candidate
+            ? { found: true, ...candidate, belowTarget: SubAdmin === Account || below(Account).some((record) => record.Account === SubAdmin) }
+            : { found: false, account: SubAdmin };
+      const highestBelow = directlyBelow(Account)
+        .map((record) => ruleAccount(record.Account))
+        .reduce<RuleAccount | null>((highest, next) => (next && (!highest || next.level < highest.level) ? next : highest), null);
+      const refusal = changeRefusal({
+        caller,
+        target: rule,
+        upper: ruleAccount(target.SubAdmin),
+        highestBelow,
+        change: { ...(Level === undefined ? {} : { level: Level }), ...(upper === undefined ? {} : { upper }) },
+      });
+      if (refusal) return fail(CODES.badInput, refusalText(refusal, Account));
+      if (Level !== undefined) target.Level = Level;
+      if (upper?.found === true && upper.account !== target.SubAdmin) Object.assign(target, { SubAdmin: upper.account, SubId: mockAccountId(upper.account) });
+      if (Disabled !== undefined) {
+        if (Disabled && target.Disabled !== true) endSessionsOf(Account);
+        target.Disabled = Disabled;
+      }
+      return ok(target);
+    }),
+
+    // delete_Admin: refused while accounts sit below it, naming them; its sessions end.
+    http.post(`${base}${ACCOUNT_ENDPOINTS.delete}`, async ({ request }) => {
+      const refused = upstreamRefusal(request, check, accountsConfig.name, 'delete');
+      if (refused) return refused;
+      const caller = callerOf(request);
+      if (!caller) return fail(CODES.notSignedIn, 'not logged in');
+      const body = deleteAdminBodySchema.safeParse(await readJson(request));
+      if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
+      const { Account } = body.data;
+      const target = subordinate(caller.account, Account);
+      const rule = ruleAccount(Account);
+      if (!target || !rule || !mayChangeAccount(caller, rule)) return fail(CODES.notFound, 'account not found');
+      const refusal = deleteRefusal(directlyBelow(Account).map((record) => String(record.Account)));
+      if (refusal) return fail(CODES.badInput, refusalText(refusal, Account));
+      accounts().splice(accounts().indexOf(target), 1);
+      endSessionsOf(Account);
+      return ok(null);
     }),
   ];
 };

@@ -9,16 +9,17 @@ import type {
   SelfResetBody,
 } from '../../src/resources/accounts/calls';
 import { randomPassword } from '../auth/passwords';
+import { announceSessionsEnded } from '../auth/tokens';
 import { isThrottled, recordFailure } from '../auth/throttle';
 import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AppContext, SignedInAccount } from '../context';
-import { isSet, type AccountRow, type DB } from '../db/schema';
+import { isSet, type DB } from '../db/schema';
 import { AppError, badInput } from '../http/envelope';
 import type { MessageDraft } from '../messages/kinds';
 import { announceMessages, postMessages } from '../messages/post';
 import { subtreeQuery, type Viewer } from '../scope/service';
 import { asLevel } from './levels';
-import { listAccounts } from './list';
+import { assignedDevices, findSubordinate, listedAccount, managedAmong } from './reach';
 import { accountNotFound, findAccountById, insertAccount, prepareAccount, storePassword } from './service';
 
 /**
@@ -39,21 +40,6 @@ export const RESET_CODE_LENGTH = 12;
 
 const unique = (ids: readonly string[]): string[] => [...new Set(ids)];
 
-/** Which of `ids` the caller manages: every existing device for a super administrator, else its assignments. */
-const managedAmong = async (db: Kysely<DB>, caller: Viewer, ids: readonly string[]): Promise<Set<string>> => {
-  if (ids.length === 0) return new Set();
-  const rows =
-    caller.level === 0
-      ? await db.selectFrom('devices').select('devices.id as device_id').where('devices.id', 'in', ids).execute()
-      : await db
-          .selectFrom('account_devices')
-          .select('account_devices.device_id')
-          .where('account_devices.account_id', '=', caller.id)
-          .where('account_devices.device_id', 'in', ids)
-          .execute();
-  return new Set(rows.map((row) => row.device_id));
-};
-
 /**
  * 40000 'account.deviceNotManaged' naming the first device of `ids` the caller does not manage. A
  * device that does not exist gets the very same answer, so the call tells nothing about devices out of
@@ -63,38 +49,6 @@ const assertManaged = async (db: Kysely<DB>, caller: Viewer, ids: readonly strin
   const managed = await managedAmong(db, caller, ids);
   const stranger = ids.find((id) => !managed.has(id));
   if (stranger !== undefined) throw badInput('account.deviceNotManaged', { device: stranger, field: 'DeviceIds' });
-};
-
-/**
- * An account strictly below the caller in its subtree (a super administrator: any account but itself),
- * or undefined: for the caller itself, an account elsewhere and an account that does not exist alike.
- */
-const findSubordinate = (db: Kysely<DB>, caller: Viewer, account: string): Promise<AccountRow | undefined> => {
-  const query = db
-    .selectFrom('accounts')
-    .selectAll()
-    .where('accounts.account', '=', account)
-    .where('accounts.id', '<>', caller.id);
-  return (caller.level === 0 ? query : query.where('accounts.id', 'in', subtreeQuery(db, caller.id))).executeTakeFirst();
-};
-
-/** The devices assigned to an account, sorted. */
-const assignedDevices = async (db: Kysely<DB>, accountId: number): Promise<string[]> =>
-  (
-    await db
-      .selectFrom('account_devices')
-      .select('device_id')
-      .where('account_id', '=', accountId)
-      .orderBy('device_id')
-      .execute()
-  ).map((row) => row.device_id);
-
-/** An account as `get_Admins` lists it to the caller. */
-const listedAccount = async (db: Kysely<DB>, caller: Viewer, account: string): Promise<WireRecord> => {
-  const { list } = await listAccounts({ db }, caller, { current: 1, pageSize: 1, filter: { Account: [account] } });
-  const [record] = list;
-  if (record === undefined) throw accountNotFound();
-  return record;
 };
 
 /**
@@ -137,7 +91,7 @@ export const addAdmin = async (ctx: AppContext, caller: Caller, actor: AuditActo
  * `code/Admin_reset_Code` (alias `resetUserPwd`): a random password meeting the rule for an account
  * strictly below the caller (anything else, the caller itself and unknown names included: 40400
  * 'account.notFound'). The account must choose a new password at its next sign-in, and every token of
- * it is revoked. The answer is the only place the password ever appears.
+ * it is revoked, its live streams ended at once. The answer is the only place the password ever appears.
  */
 export const adminResetCode = async (
   ctx: AppContext,
@@ -166,6 +120,7 @@ export const adminResetCode = async (
     );
     return postMessages(trx, [{ account: target.id, kind: 'passwordReset', params: { by: caller.account } }], now);
   });
+  announceSessionsEnded(ctx, target.id);
   announceMessages(ctx, notices);
   return { NewCode };
 };
@@ -177,7 +132,8 @@ export const adminResetCode = async (
  * cannot guess passwords faster than the sign-in page. NewCode must differ from OldCode (else 40000
  * naming NewCode: after an administrator's reset, the account must choose a password the
  * administrator does not know). The new password clears must_change_code and revokes every other
- * token of the account; the session that made the change stays signed in.
+ * token of the account; the session that made the change stays signed in, and the live streams of the
+ * others end at once.
  */
 export const selfResetCode = async (
   ctx: AppContext,
@@ -210,6 +166,7 @@ export const selfResetCode = async (
       now,
     );
   });
+  announceSessionsEnded(ctx, me.id);
 };
 
 /**

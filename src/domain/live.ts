@@ -19,6 +19,9 @@ import { DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
  * it goes to the viewers who see its device.
  * A `message` event tells one account that a message was made for it (docs/messages.md); it goes only to
  * that account's streams, and the console then reads its box again in the reader's language.
+ * A `sessions` event says that sessions of one account ended (disabled, deleted, its password changed or
+ * reset): every server process checks that account's open streams at once and ends those whose session
+ * ended. It is never written to a stream.
  */
 export const LIVE_TOPIC_ROOT = 'oxygen-live';
 export const liveTopicFor = (deviceId: string): string => `${LIVE_TOPIC_ROOT}/${deviceId}`;
@@ -72,11 +75,15 @@ const messageNoticeSchema = z.strictObject({
 });
 export type MessageNotice = z.infer<typeof messageNoticeSchema>;
 
+/** Sessions of `account` (its id in the store) ended. */
+const sessionsEndedSchema = z.strictObject({ account: z.number().int() });
+
 export const liveEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('device'), data: devicePatchSchema }),
   z.strictObject({ type: z.literal('command'), data: commandOutcomeSchema }),
   z.strictObject({ type: z.literal('message'), data: messageNoticeSchema }),
   z.strictObject({ type: z.literal('alarm'), data: alarmRecordSchema }),
+  z.strictObject({ type: z.literal('sessions'), data: sessionsEndedSchema }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
@@ -84,7 +91,7 @@ export type LiveEvent = z.infer<typeof liveEventSchema>;
 type LiveAudience = { device: string } | { account: number };
 
 export const liveEventAudience = (event: LiveEvent): LiveAudience => {
-  if (event.type === 'message') return { account: event.data.account };
+  if (event.type === 'message' || event.type === 'sessions') return { account: event.data.account };
   return { device: event.type === 'alarm' ? event.data.deviceId : event.data.Id };
 };
 

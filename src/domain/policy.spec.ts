@@ -21,6 +21,8 @@ const expected: [resource: string, action: string, roles: Role[]][] = [
   ['accounts', 'create', ['admin', 'user', 'lowUser']],
   ['accounts', 'resetPassword', ['admin', 'user', 'lowUser']],
   ['accounts', 'list', ['admin', 'user', 'lowUser']],
+  ['accounts', 'edit', ['admin', 'user', 'lowUser']],
+  ['accounts', 'delete', ['admin', 'user', 'lowUser']],
   ['alarms', 'acknowledge', ['admin', 'user', 'lowUser', 'client']],
   ['alarms', 'shelve', ['admin', 'user', 'lowUser']],
   ['alarms', 'clear', ['admin', 'user']],

@@ -70,6 +70,9 @@ const data = {
     show: administrators,
     export: administrators,
     create: administrators,
+    // Within the hierarchy's rules (src/domain/accountRules.ts): only accounts strictly below the caller.
+    edit: administrators,
+    delete: administrators,
     assignDevices: administrators,
     resetPassword: administrators,
   },

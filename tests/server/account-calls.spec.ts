@@ -122,7 +122,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       await ready();
       const created = await as('first', ADD, { Account: 'ops-7', Code: 'Chamber2026', Level: 2, DeviceIds: ['OC-B2', 'OC-A1', 'OC-B2'] });
       expect(created, created.raw).toMatchObject({ http: 200, code: CODES.ok, status: 'ok' });
-      const expected = { Account: 'ops-7', SubId: ids.first, Level: 2, SubAdmin: 'first', DeviceIds: ['OC-A1', 'OC-B2'] };
+      const expected = { Account: 'ops-7', SubId: ids.first, Level: 2, SubAdmin: 'first', DeviceIds: ['OC-A1', 'OC-B2'], Disabled: false };
       expect(created.data).toEqual(expected);
 
       const listed = await as('first', ADMINS, { filter: { Account: ['ops-7'] } });
@@ -456,7 +456,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       });
       const answer = await as('first', ASSIGN, { Account: 'second', DeviceIds: ['OC-B1', 'OC-A1', 'OC-B1'] });
       expect(answer, answer.raw).toMatchObject({ http: 200, code: CODES.ok });
-      const expected = { Account: 'second', SubId: ids.first, Level: 2, SubAdmin: 'first', DeviceIds: ['OC-A1', 'OC-B1'] };
+      const expected = { Account: 'second', SubId: ids.first, Level: 2, SubAdmin: 'first', DeviceIds: ['OC-A1', 'OC-B1'], Disabled: false };
       expect(answer.data).toEqual(expected);
       expect((await as('first', ADMINS, { filter: { Account: ['second'] } })).data.list).toEqual([expected]);
       expect(await devicesOf('second')).toEqual(['OC-A1', 'OC-B1']);
@@ -571,7 +571,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       await same('/updateUserPwd', SELF, { OldCode: 'Wrong2026x', NewCode: 'Fresh2027x' }, 'client');
 
       const created = await as('first', '/createUser', { Account: 'via-alias', Code: 'Chamber2026', Level: 3, DeviceIds: ['OC-A2'] });
-      expect(created.data).toEqual({ Account: 'via-alias', SubId: ids.first, Level: 3, SubAdmin: 'first', DeviceIds: ['OC-A2'] });
+      expect(created.data).toEqual({ Account: 'via-alias', SubId: ids.first, Level: 3, SubAdmin: 'first', DeviceIds: ['OC-A2'], Disabled: false });
       const NewCode = String((await as('first', '/resetUserPwd', { Account: 'via-alias' })).data.NewCode);
       const token = await tokenFor(app, 'via-alias', NewCode);
       expect((await post('/updateUserPwd', { OldCode: NewCode, NewCode: 'Alias2027x' }, token)).code).toBe(CODES.ok);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ACCOUNT_MAX } from '../../domain/account';
 import { PASSWORD_MAX } from '../../domain/auth';
 import { newPasswordSchema } from '../../domain/password';
+import { LEVELS } from '../../domain/roles';
 import { deviceIdSchema } from '../devices/requests';
 
 /**
@@ -41,6 +42,23 @@ export type SelfResetBody = z.infer<typeof selfResetBodySchema>;
  */
 export const assignDevicesBodySchema = z.strictObject({ Account: accountNameSchema, DeviceIds: deviceIdsSchema });
 export type AssignDevicesBody = z.infer<typeof assignDevicesBodySchema>;
+
+/**
+ * `update_Admin`: an account's Level, its upper administrator (`SubAdmin`, by Account) and whether it is
+ * disabled; a field left out is unchanged. Level is any level here, so that an unchanged super administrator's
+ * 0 passes: the hierarchy's rules (src/domain/accountRules.ts) decide what may change, naming the field.
+ */
+export const updateAdminBodySchema = z.strictObject({
+  Account: accountNameSchema,
+  Level: z.literal(LEVELS).optional(),
+  SubAdmin: accountNameSchema.nullable().optional(),
+  Disabled: z.boolean().optional(),
+});
+export type UpdateAdminBody = z.infer<typeof updateAdminBodySchema>;
+
+/** `delete_Admin`: refused while accounts sit below it. */
+export const deleteAdminBodySchema = z.strictObject({ Account: accountNameSchema });
+export type DeleteAdminBody = z.infer<typeof deleteAdminBodySchema>;
 
 /** `code/Admin_reset_Code`'s answer. */
 export interface ResetAnswer {

@@ -8,7 +8,7 @@ import { inputElement } from './inputs';
 import { useLabels } from './labels';
 
 /** Save, and delete only where the resource's server can delete (the button itself asks canAccess). */
-const FormToolbar = ({ config, view }: { config: ResourceConfig; view: FormView }) => (
+export const FormToolbar = ({ config, view }: { config: ResourceConfig; view: FormView }) => (
   <Toolbar sx={{ justifyContent: 'space-between' }}>
     <SaveButton />
     {view === 'edit' && serves(config, 'delete') && <DeleteButton mutationMode="pessimistic" />}
