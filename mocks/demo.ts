@@ -24,6 +24,9 @@ const DEMO_CHAIN: readonly MockAccount[] = [DEMO_ADMIN, ...DEMO_ACCOUNTS].map(({
   SubAdmin: chain[index - 1]?.account ?? null,
 }));
 
+/** The demo's accounts as the mocks sign them in. */
+export const demoCredentials = () => mockCredentials(DEMO_CHAIN);
+
 /** The accounts as get_Admins lists them: every one below the super administrator, with the devices it manages. */
 const demoAccounts = (): WireRecord[] =>
   DEMO_CHAIN.slice(1).map((account) => ({
@@ -101,5 +104,5 @@ export const demoState = (now: number, resources: readonly ResourceConfig[] = RE
   runSessions(devices, orders, now);
   bookAhead(orders, now);
   const { history, condition } = seededAlarms(devices, now);
-  return { tables, credentials: mockCredentials(DEMO_CHAIN), commands: noCommands(), alarms: { history, condition }, seededAt: now, frozen: false };
+  return { tables, credentials: demoCredentials(), commands: noCommands(), alarms: { history, condition }, seededAt: now, frozen: false };
 };

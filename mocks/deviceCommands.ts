@@ -113,7 +113,6 @@ export const commandLog = (
         answeredAt: Number(record.issuedAt) + fate.afterMs,
         error: fate.status === 'refused' ? 'refused by the mocked chamber' : null,
       });
-      delete fates[String(record.id)];
     }
   },
 });

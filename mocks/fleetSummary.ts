@@ -15,6 +15,8 @@ import { alarmsConfig } from '../src/resources/alarms/config';
 import { devicesConfig } from '../src/resources/devices/config';
 import { ordersConfig } from '../src/resources/orders/config';
 import type { WireRecord } from '../src/resources/model';
+import { CODES } from '../src/domain/envelope';
+import { restFail } from './envelope';
 import { badInputMessage, refusalOf, type AccessCheck } from './access';
 
 const DAY_MS = 86_400_000;
@@ -43,9 +45,9 @@ export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<strin
   return [
     http.get(`${restBase}/${FLEET_SUMMARY_PATH}`, ({ request }) => {
       const refusal = refusalOf(request, check, { resource: 'workplace', action: 'list' });
-      if (refusal) return HttpResponse.json({ message: refusal === 'notSignedIn' ? 'not logged in' : 'forbidden' }, { status: refusal === 'notSignedIn' ? 401 : 403 });
+      if (refusal) return refusal === 'notSignedIn' ? restFail(CODES.notSignedIn, 'not logged in') : restFail(CODES.forbidden, 'forbidden');
       const query = fleetSummaryQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-      if (!query.success) return HttpResponse.json({ message: badInputMessage(query.error) }, { status: 400 });
+      if (!query.success) return restFail(CODES.badInput, badInputMessage(query.error));
       const at = now();
       const day = localDay(at, query.data.tz);
       const orderFilters = orderFigureFilters(day);

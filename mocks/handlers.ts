@@ -100,7 +100,7 @@ export const handlers = (
     ),
     ...deviceCommandHandlers(restBase, commands, canAccess),
     ...historyHandlers(restBase, tables, canAccess),
-    ...messageHandlers(upstreamBase, canAccess, { seededAt: state.seededAt, devices: tableOf(devicesConfig) }),
+    ...messageHandlers(upstreamBase, canAccess, { seededAt: state.seededAt, devices: tableOf(devicesConfig), boxes: state.messages }),
     ...fleetSummaryHandlers(restBase, tables, canAccess, () => mockNow(state)),
     ...liveHandlers(restBase, { devices: () => tableOf(devicesConfig), commands, visibleTo: devicesVisibleTo, tickMs: liveTickMs }),
     ...aliasHandlers(upstreamBase, answer),

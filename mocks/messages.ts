@@ -20,7 +20,7 @@ import { upstreamRefusal } from './upstream';
 const MINUTE = 60_000;
 
 type Texts = Pick<Message, 'title' | 'subTitle' | 'content'>;
-interface MockMessage extends Omit<Message, keyof Texts> {
+export interface MockMessage extends Omit<Message, keyof Texts> {
   texts: Record<'zh-CN' | 'en-US', Texts>;
 }
 
@@ -78,11 +78,16 @@ const unreadOf = (box: readonly MockMessage[]) => {
  * account has its own seeded box, listed newest first in the caller's language, and marks only its own
  * messages read. Bodies are checked with the server's schemas.
  */
-export const messageHandlers = (base: string, check: AccessCheck, seed: { seededAt: number; devices: readonly WireRecord[] }) => {
-  const boxes = new Map<string, MockMessage[]>();
+export const messageHandlers = (
+  base: string,
+  check: AccessCheck,
+  seed: { seededAt: number; devices: readonly WireRecord[]; boxes?: Map<string, MockMessage[]> },
+) => {
+  // Given boxes are each account's whole box (none: empty); otherwise each account's is seeded when first read.
+  const boxes = seed.boxes ?? new Map<string, MockMessage[]>();
   const boxOf = (request: Request): MockMessage[] => {
     const account = mockAccountOf(request) ?? '';
-    const box = boxes.get(account) ?? seedBox(seed.seededAt, seed.devices.map((device) => String(device.Id)));
+    const box = boxes.get(account) ?? (seed.boxes ? [] : seedBox(seed.seededAt, seed.devices.map((device) => String(device.Id))));
     boxes.set(account, box);
     return box;
   };

@@ -2,6 +2,7 @@ import type { AlarmTransition } from '../src/domain/alarms/record';
 import type { WireRecord } from '../src/resources/model';
 import type { MockCredential, MockCredentials } from './auth';
 import type { MockCommands } from './deviceCommands';
+import type { MockMessage } from './messages';
 
 /**
  * Everything a mock server holds, as plain data: its tables, the sign-in accounts, the command log and
@@ -17,6 +18,8 @@ export interface MockState {
     /** Whether each alarm's condition still stands: it decides where unshelving leads. */
     condition: Map<number, boolean>;
   };
+  /** Each account's message box, when given (none: empty); unset, each account's box is seeded when first read. */
+  messages?: Map<string, MockMessage[]>;
   /** When the data was seeded: the data counts back from it. */
   seededAt: number;
   /**
