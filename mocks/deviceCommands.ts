@@ -22,7 +22,7 @@ export interface ChamberRates {
 export const OLD_CONSOLE_CHAMBERS: ChamberRates = { ack: 1, refuse: 0 };
 
 /** The names of the rates in the URL's query (`?mockAck=0.5&mockRefuse=0.2`) and in localStorage (docs/messages.md, "Mock mode"). */
-export const CHAMBER_RATE_NAMES = { ack: 'mockAck', refuse: 'mockRefuse' } as const;
+const CHAMBER_RATE_NAMES = { ack: 'mockAck', refuse: 'mockRefuse' } as const;
 
 /**
  * The rates `read` names (the URL's, else localStorage's), each a share from 0 to 1; one that is missing or
