@@ -17,7 +17,7 @@ import { ACCOUNT_CALLS, ACCOUNT_ENDPOINTS, accountsConfig } from '../src/resourc
 import { mayCreateAt } from '../src/resources/accounts/levels';
 import type { WireRecord } from '../src/resources/model';
 import { badInputMessage, readJson, type AccessCheck } from './access';
-import { endSessionsOf, mockAccountId, mockAccountOf, mockCredentials, type MockCredentials } from './auth';
+import { endSessionsOf, mockAccountOf, mockCredentials, type MockCredentials } from './auth';
 import { fail, ok } from './envelope';
 import { upstreamRefusal } from './upstream';
 
@@ -73,7 +73,7 @@ export const accountCallHandlers = (
   const callerOf = (request: Request) => {
     const account = mockAccountOf(request) ?? '';
     const credential = credentials.get(account);
-    return credential ? { account, level: credential.Level } : undefined;
+    return credential ? { account, level: credential.Level, id: credential.id } : undefined;
   };
 
   /** An account listed by get_Admins, other than the caller: the server's "strictly below the caller". */
@@ -125,12 +125,15 @@ export const accountCallHandlers = (
       if (stranger) return fail(CODES.badInput, `DeviceIds: device ${stranger} is not one you manage`);
       const record: WireRecord = {
         Account,
-        SubId: mockAccountId(caller.account),
+        SubId: caller.id,
         Level,
         SubAdmin: caller.account,
         DeviceIds: [...new Set(DeviceIds)].sort(),
       };
       accounts().unshift(record);
+      // The new account signs in with the password it was given, as on the server.
+      const id = Math.max(0, ...[...credentials.values()].map((credential) => credential.id)) + 1;
+      credentials.set(Account, { Code: body.data.Code, Level, id, SubAdmin: caller.account, mustChangeCode: false });
       return ok(record);
     }),
 
@@ -222,7 +225,10 @@ export const accountCallHandlers = (
       });
       if (refusal) return fail(CODES.badInput, refusalText(refusal, Account));
       if (Level !== undefined) target.Level = Level;
-      if (upper?.found === true && upper.account !== target.SubAdmin) Object.assign(target, { SubAdmin: upper.account, SubId: mockAccountId(upper.account) });
+      if (upper?.found === true && upper.account !== target.SubAdmin) Object.assign(target, { SubAdmin: upper.account, SubId: credentials.get(upper.account)?.id ?? null });
+      // Its sign-in follows: the next session carries the new level and place.
+      const credential = credentials.get(Account);
+      if (credential) Object.assign(credential, { Level: target.Level, SubAdmin: target.SubAdmin });
       if (Disabled !== undefined) {
         if (Disabled && target.Disabled !== true) endSessionsOf(Account);
         target.Disabled = Disabled;

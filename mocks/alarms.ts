@@ -134,7 +134,7 @@ const changesOf = (action: AlarmAction, body: Record<string, unknown>, account: 
  * the server words them; the mocks know no scope, so every role sees every alarm. The lists and single
  * reads are the generated REST handlers over the same tables.
  */
-export const alarmHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, { history, condition }: MockAlarms) => {
+export const alarmHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, { history, condition }: Omit<MockAlarms, 'alarms'>) => {
   const alarms = tables.get('alarms') ?? [];
   const rules = tables.get('alarm-rules') ?? [];
   const bodies = alarmActionBodies();

@@ -15,18 +15,19 @@ import { alarmsConfig } from '../src/resources/alarms/config';
 import { devicesConfig } from '../src/resources/devices/config';
 import { ordersConfig } from '../src/resources/orders/config';
 import type { WireRecord } from '../src/resources/model';
+import { CODES } from '../src/domain/envelope';
+import { restFail } from './envelope';
 import { badInputMessage, refusalOf, type AccessCheck } from './access';
-import { MOCK_EPOCH } from './seed';
 
 const DAY_MS = 86_400_000;
 
 /**
  * `GET <restBase>/fleet/summary` over the seeded tables, with the server's rules (server/fleet/summary.ts):
- * each figure is the number of records its list filter finds, with the shared list query. The mocked
- * fleet stands at MOCK_EPOCH, the time its seeded readings and orders count back from, so its "today"
- * is the seeded one. The mocks see every seeded chamber, whatever the role (as their lists do).
+ * each figure is the number of records its list filter finds, with the shared list query, taken at `now`
+ * (the unit tests' mocks stand at their fixed epoch, so their "today" is the seeded one). The mocks see
+ * every seeded chamber, whatever the role (as their lists do).
  */
-export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<string, WireRecord[]>, check: AccessCheck) => {
+export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<string, WireRecord[]>, check: AccessCheck, now: () => number) => {
   const table = (name: string) => tables.get(name) ?? [];
   const found = (config: typeof devicesConfig | typeof ordersConfig | typeof alarmsConfig, filter: ListBody['filter']) =>
     applyListQuery(config, table(config.name), { current: 1, pageSize: MAX_PAGE_SIZE, filter }).list;
@@ -44,11 +45,11 @@ export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<strin
   return [
     http.get(`${restBase}/${FLEET_SUMMARY_PATH}`, ({ request }) => {
       const refusal = refusalOf(request, check, { resource: 'workplace', action: 'list' });
-      if (refusal) return HttpResponse.json({ message: refusal === 'notSignedIn' ? 'not logged in' : 'forbidden' }, { status: refusal === 'notSignedIn' ? 401 : 403 });
+      if (refusal) return refusal === 'notSignedIn' ? restFail(CODES.notSignedIn, 'not logged in') : restFail(CODES.forbidden, 'forbidden');
       const query = fleetSummaryQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-      if (!query.success) return HttpResponse.json({ message: badInputMessage(query.error) }, { status: 400 });
-      const now = MOCK_EPOCH;
-      const day = localDay(now, query.data.tz);
+      if (!query.success) return restFail(CODES.badInput, badInputMessage(query.error));
+      const at = now();
+      const day = localDay(at, query.data.tz);
       const orderFilters = orderFigureFilters(day);
       const chambers = {
         total: table(devicesConfig.name).length,
@@ -58,7 +59,7 @@ export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<strin
       };
       const summary: FleetSummary = {
         ...day,
-        at: now,
+        at,
         chambers,
         orders: {
           bookings: counted(ordersConfig, orderFilters.bookings),
@@ -71,7 +72,7 @@ export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<strin
           medium: counted(alarmsConfig, ALARM_FIGURE_FILTERS.medium),
           low: counted(alarmsConfig, ALARM_FIGURE_FILTERS.low),
         },
-        utilisation: utilisationByHour(sessionsOfDay(day, now), day, now, chambers.total),
+        utilisation: utilisationByHour(sessionsOfDay(day, at), day, at, chambers.total),
       };
       return HttpResponse.json(summary);
     }),

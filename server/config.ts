@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_SHELVE_MAX_MINUTES } from '../src/domain/alarms/rules';
 import { isDeviceId, SERVER_SHARE_GROUP } from '../src/domain/mqtt/topics';
 import { passwordProblem } from '../src/domain/password';
+import { DEMO_ADMIN } from '../src/domain/demo';
 
 /**
  * The server's configuration, read from environment variables (README.md, "Configuration").
@@ -17,7 +18,7 @@ const SQLITE_SYNCHRONOUS_MODES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];
 
 /** Demo accounts' passwords are shown in the README; in demo mode the super administrator gets this one. */
-export const DEMO_ADMIN_PASSWORD = 'Admin2026';
+export const DEMO_ADMIN_PASSWORD = DEMO_ADMIN.password;
 
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 

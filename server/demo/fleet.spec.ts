@@ -4,7 +4,8 @@ import { evaluateReading, newDeviceTracks } from '../../src/domain/alarms/evalua
 import { DEFAULT_ALARM_RULES, withRatedMax } from '../../src/domain/alarms/rules';
 import { DEFAULT_DEVICE_TYPES, SESSION_RATING_MARGIN_ATA, type RatedMaxima } from '../../src/domain/deviceTypes';
 import { DEVICE_STATES } from '../../src/domain/devices';
-import { DEMO_DEVICES, demoReadings, type DemoDevice } from './fleet';
+import { DEMO_DEVICES, type DemoDevice } from '../../src/domain/demo';
+import { demoReadings } from './fleet';
 
 /**
  * The demo's seeded sessions keep within each type's rating (docs/simulator.md, "The demo's data"): over

@@ -12,7 +12,7 @@ import { buildApp } from '../../server/app';
 import type { AppContext } from '../../server/context';
 import { migrateToLatest } from '../../server/db/migrations';
 import { loggerOptions } from '../../server/logger';
-import { UPSTREAM_ALIASES } from '../../server/upstream';
+import { UPSTREAM_ALIASES } from '../../src/resources/accounts/calls';
 import { capturedLog } from './captured-log';
 import { call, DEMO, envelope, login, tokenFor, type LoginData } from './http';
 import { demoTokens, FLEET_ASSIGNMENTS, seedFleet, snapshot, type DemoName } from './fleet';

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
 import { bootstrap } from '../../server/accounts/bootstrap';
-import { DEMO_ACCOUNTS, seedDemo } from '../../server/accounts/demo';
+import { DEMO_ACCOUNTS } from '../../src/domain/demo';
+import { seedDemo } from '../../server/accounts/demo';
 import {
   createAccount,
   findAccount,

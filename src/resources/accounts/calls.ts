@@ -4,6 +4,7 @@ import { PASSWORD_MAX } from '../../domain/auth';
 import { newPasswordSchema } from '../../domain/password';
 import { LEVELS } from '../../domain/roles';
 import { deviceIdSchema } from '../devices/requests';
+import { ACCOUNT_CALLS, ACCOUNT_ENDPOINTS } from './config';
 
 /**
  * The account calls' bodies (docs/product.md, "Wire contract"), one schema each, shared by the console's
@@ -64,3 +65,16 @@ export type DeleteAdminBody = z.infer<typeof deleteAdminBodySchema>;
 export interface ResetAnswer {
   NewCode: string;
 }
+
+/**
+ * Other names of calls, alias → call, both relative to the upstream's prefix: the old console names
+ * createUser, resetUserPwd, getUserInfo and updateUserPwd without details; they are the same calls as
+ * add_Admin, Admin_reset_Code, /api/user/info and self_reset_Code (same body, rules and answer). The
+ * server registers each as a copy of its call, the mocks answer each as its call.
+ */
+export const UPSTREAM_ALIASES: Readonly<Record<string, string>> = {
+  '/createUser': ACCOUNT_ENDPOINTS.create,
+  '/resetUserPwd': ACCOUNT_CALLS.resetPassword,
+  '/getUserInfo': '/api/user/info',
+  '/updateUserPwd': ACCOUNT_CALLS.changeOwnPassword,
+};
