@@ -39,12 +39,12 @@ export const RESET_CODE_LENGTH = 12;
 
 const unique = (ids: readonly string[]): string[] => [...new Set(ids)];
 
-/** Which of `ids` the caller manages: every existing device for a super administrator, else its assignments. */
+/** Which of `ids` the caller manages: every device in service for a super administrator, else its assignments. */
 const managedAmong = async (db: Kysely<DB>, caller: Viewer, ids: readonly string[]): Promise<Set<string>> => {
   if (ids.length === 0) return new Set();
   const rows =
     caller.level === 0
-      ? await db.selectFrom('devices').select('devices.id as device_id').where('devices.id', 'in', ids).execute()
+      ? await db.selectFrom('devices').select('devices.id as device_id').where('devices.id', 'in', ids).where('devices.removed_at', 'is', null).execute()
       : await db
           .selectFrom('account_devices')
           .select('account_devices.device_id')

@@ -496,6 +496,16 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await sql`update alarm_rules set high_above = 2.0 where kind = 'pressure-high' and high_above is null`.execute(db);
       },
     },
+    '0019_devices_removed_at': {
+      async up(db: Kysely<unknown>) {
+        // A removed device with history keeps its row, so its orders and readings keep their device
+        // (docs/server-devices.md, "Removing a device"); it leaves every list and can never connect again.
+        await db.schema.alterTable('devices').addColumn('removed_at', 'bigint').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('devices').dropColumn('removed_at').execute();
+      },
+    },
   };
 };
 
