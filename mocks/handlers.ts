@@ -5,6 +5,7 @@ import { authHandlers, mockCredentials, mustChangeCodeGate } from './auth';
 import { accountCallHandlers } from './accountCalls';
 import { alarmHandlers, seededAlarms } from './alarms';
 import { commandLog, deviceCommandHandlers } from './deviceCommands';
+import { deviceRegistryHandlers } from './deviceRegistry';
 import { fleetSummaryHandlers } from './fleetSummary';
 import { historyHandlers } from './history';
 import { issueCommandHandlers } from './issueCommands';
@@ -28,7 +29,7 @@ export interface MockOptions {
  * Each call gets its own data and its own passwords and its own command log. The first matching handler
  * answers, so the order is: the 40300 gate of an account that must change its password, sign-in, the
  * commands, the account calls, the booking calls (add_Admin with the level rule before the generated create) and the
- * alarms' actions, history and rule edits, the generated resource handlers, then the command log's REST read, a device's history, the message box, the
+ * alarms' actions, history and rule edits, the generated resource handlers, then the command log's REST read, a device's registration, secret and removal, a device's history, the message box, the
  * workplace's fleet summary and the live stream.
  */
 export const handlers = (upstreamBase: string, restBase: string, { resources = RESOURCE_CONFIGS, canAccess = sharedPolicy }: MockOptions = {}) => {
@@ -51,6 +52,7 @@ export const handlers = (upstreamBase: string, restBase: string, { resources = R
         : restResourceHandlers(restBase, config, tableOf(config), canAccess),
     ),
     ...deviceCommandHandlers(restBase, commands, canAccess),
+    ...deviceRegistryHandlers(restBase, tables, canAccess),
     ...historyHandlers(restBase, tables, canAccess),
     ...messageHandlers(upstreamBase, canAccess),
     ...fleetSummaryHandlers(restBase, tables, canAccess),
