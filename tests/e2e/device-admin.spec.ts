@@ -22,10 +22,7 @@ const NAME = '海淀 1 号舱';
 /** What the secret dialog shows: the secret and where the broker is, read off the screen as a person would. */
 const shownCredentials = async (page: Page) => {
   const dialog = page.getByRole('dialog', { name: `设备 ${Id} 的密钥` });
-  await dialog.waitFor().catch(async (error: unknown) => {
-    await page.screenshot({ path: '/tmp/device-admin-debug.png' });
-    throw error;
-  });
+  await dialog.waitFor();
   const secret = (await dialog.getByTestId('device-secret').textContent()) ?? '';
   const host = (await dialog.getByTestId('broker-host').textContent()) ?? '';
   const port = Number(await dialog.getByTestId('broker-port').textContent());

@@ -32,6 +32,17 @@ const Line = ({ label, children, copy }: { label: string; children: ReactNode; c
   </Box>
 );
 
+/** Topics side by side, each kept whole on its line. */
+const Topics = ({ topics }: { topics: readonly string[] }) => (
+  <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2 }}>
+    {topics.map((topic) => (
+      <Box component="span" key={topic} sx={{ whiteSpace: 'nowrap' }}>
+        {topic}
+      </Box>
+    ))}
+  </Box>
+);
+
 /**
  * A device's new secret, shown once (after registration or rotation), with what the chamber needs to
  * connect: the broker's host and port as the server answered them, the username (its Id), the topics it
@@ -58,8 +69,12 @@ export const SecretDialog = ({ credentials, onClose }: { credentials: DeviceCred
             <span data-testid="broker-port">{broker.port}</span>
           </Line>
           <Line label={t('username')}>{Id}</Line>
-          <Line label={t('publishes')}>{example.publishes.join(' ')}</Line>
-          <Line label={t('subscribes')}>{example.subscribes.join('  ')}</Line>
+          <Line label={t('publishes')}>
+            <Topics topics={example.publishes} />
+          </Line>
+          <Line label={t('subscribes')}>
+            <Topics topics={example.subscribes} />
+          </Line>
           <Typography color="text.secondary">{t('example')}</Typography>
           <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
             <Box component="pre" sx={{ ...mono, whiteSpace: 'pre-wrap', m: 0, p: 1, bgcolor: 'action.hover', borderRadius: 1, flex: 1 }} data-testid="mosquitto-pub">
