@@ -7,9 +7,9 @@ import { DEVICE_PUBLISHES, DEVICE_SUBSCRIBES, TOPIC_QOS, topicFor } from './topi
  * an external broker's address, the address chambers use when it differs: MQTT_PUBLIC_URL); the console
  * never guesses it from its own address. Pure TypeScript: the console, the mocks and the server import it.
  */
-export const BROKER_SCHEMES = ['mqtt', 'mqtts', 'ws', 'wss'] as const;
+const BROKER_SCHEMES = ['mqtt', 'mqtts', 'ws', 'wss'] as const;
 
-export const brokerAddressSchema = z.strictObject({
+const brokerAddressSchema = z.strictObject({
   scheme: z.enum(BROKER_SCHEMES),
   host: z.string().min(1),
   port: z.number().int().min(1).max(65535),
