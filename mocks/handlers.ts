@@ -9,6 +9,7 @@ import { authHandlers, mockCredentials, mustChangeCodeGate } from './auth';
 import { accountCallHandlers } from './accountCalls';
 import { alarmHandlers, seededAlarms } from './alarms';
 import { commandLog, deviceCommandHandlers, noCommands, OLD_CONSOLE_CHAMBERS, type ChamberRates } from './deviceCommands';
+import { deviceRegistryHandlers } from './deviceRegistry';
 import { fleetSummaryHandlers } from './fleetSummary';
 import { historyHandlers } from './history';
 import { issueCommandHandlers } from './issueCommands';
@@ -99,6 +100,7 @@ export const handlers = (
         : restResourceHandlers(restBase, config, tableOf(config), canAccess),
     ),
     ...deviceCommandHandlers(restBase, commands, canAccess),
+    ...deviceRegistryHandlers(restBase, tables, canAccess),
     ...historyHandlers(restBase, tables, canAccess),
     ...messageHandlers(upstreamBase, canAccess, { seededAt: state.seededAt, devices: tableOf(devicesConfig), boxes: state.messages }),
     ...fleetSummaryHandlers(restBase, tables, canAccess, () => mockNow(state)),

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SHELVE_MAX_MINUTES } from '../src/domain/alarms/rules';
+import { brokerAddressOf, type BrokerAddress } from '../src/domain/mqtt/connection';
 import { isDeviceId, SERVER_SHARE_GROUP } from '../src/domain/mqtt/topics';
 import { passwordProblem } from '../src/domain/password';
 import { DEMO_ADMIN } from '../src/domain/demo';
@@ -107,6 +108,12 @@ export interface Config {
   /** Processes answering HTTP on the one port (node:cluster); 1: the server process itself. */
   workers: number;
   mqtt: MqttTarget;
+  /**
+   * Where chambers reach the broker, when that is not what the server sees (a broker behind another name or a
+   * TLS proxy): the connection example shown with a new secret (docs/server-devices.md). Unset: the external
+   * broker's MQTT_URL, or the embedded broker's port on the host the console was reached by.
+   */
+  mqttPublicUrl: BrokerAddress | undefined;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -291,6 +298,18 @@ const envSchema = z.object({
       }
       return url;
     }),
+  MQTT_PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const address = URL.canParse(value.trim()) ? brokerAddressOf(new URL(value.trim())) : undefined;
+      if (address === undefined) {
+        ctx.addIssue({ code: 'custom', message: `MQTT_PUBLIC_URL must be a URL such as mqtts://broker.example.com:8883 (mqtt, mqtts, ws or wss) (got "${value}")` });
+        return z.NEVER;
+      }
+      return address;
+    }),
   MQTT_USERNAME: optionalText,
   MQTT_PASSWORD: z.string().optional(),
   MQTT_CLIENT_ID: optionalText.refine((value) => value === undefined || (CLIENT_ID_PATTERN.test(value) && !isDeviceId(value)), {
@@ -451,6 +470,7 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     alarmShelveMaxMinutes: env2.ALARM_SHELVE_MAX_MINUTES,
     workers: env2.WORKERS,
     mqtt,
+    mqttPublicUrl: env2.MQTT_PUBLIC_URL,
   };
 };
 

@@ -43,7 +43,7 @@ const withDeviceIds = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, answer
   for (const row of rows) byAccount.set(row.account, [...(byAccount.get(row.account) ?? []), row.device_id]);
   // Only a super administrator sees a super administrator's row, and it sees every device.
   const everyDevice = answer.list.some((record) => record.Level === 0)
-    ? (await ctx.db.selectFrom('devices').select('id').orderBy('id').execute()).map((row) => row.id)
+    ? (await ctx.db.selectFrom('devices').select('id').where('removed_at', 'is', null).orderBy('id').execute()).map((row) => row.id)
     : [];
   return {
     total: answer.total,

@@ -12,7 +12,7 @@ export const managedAmong = async (db: Kysely<DB>, caller: Viewer, ids: readonly
   if (ids.length === 0) return new Set();
   const rows =
     caller.level === 0
-      ? await db.selectFrom('devices').select('devices.id as device_id').where('devices.id', 'in', ids).execute()
+      ? await db.selectFrom('devices').select('devices.id as device_id').where('devices.id', 'in', ids).where('devices.removed_at', 'is', null).execute()
       : await db
           .selectFrom('account_devices')
           .select('account_devices.device_id')

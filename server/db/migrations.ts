@@ -511,6 +511,16 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.alterTable('audit_log').dropColumn('prev_hash').execute();
       },
     },
+    '0020_devices_removed_at': {
+      async up(db: Kysely<unknown>) {
+        // A removed device with history keeps its row, so its orders and readings keep their device
+        // (docs/server-devices.md, "Removing a device"); it leaves every list and can never connect again.
+        await db.schema.alterTable('devices').addColumn('removed_at', 'bigint').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('devices').dropColumn('removed_at').execute();
+      },
+    },
   };
 };
 

@@ -62,8 +62,10 @@ export interface DevicesTable {
   erd: number;
   online: number;
   last_seen_at: number | null;
-  /** Hash of the device's MQTT secret; null until one is issued. */
+  /** Hash of the device's MQTT secret; null until one is issued, and once the device is removed. */
   secret_hash: string | null;
+  /** When an administrator removed the device while it had history (kept for it); null while in service. */
+  removed_at: number | null;
   created_at: number;
   updated_at: number;
   /** The newest reading, its telemetry payload as JSON (src/domain/live.ts liveReadingSchema); null before the first. */

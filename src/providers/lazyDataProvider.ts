@@ -33,6 +33,7 @@ const METHOD_NAMES = {
   alarmAction: true,
   alarmHistory: true,
   fleetSummary: true,
+  rotateDeviceSecret: true,
 } as const satisfies Record<keyof ConsoleDataProvider, true>;
 
 type AnyMethod = (...args: unknown[]) => Promise<unknown>;

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       alarmShelveMaxMinutes: 60,
       workers: 1,
       mqtt: { kind: 'embedded', port: 1883, host: '0.0.0.0', plain: true, tls: null, limits: { connectionsPerDevice: 2, connectsPerAddressPerMinute: 300, loginFailuresPerHour: 10 } },
+      mqttPublicUrl: undefined,
     });
   });
 
@@ -134,6 +135,11 @@ describe('loadConfig', () => {
     expect(describeMqtt(loadConfig({}).mqtt)).toBe('embedded broker on 0.0.0.0:1883');
   });
 
+  it('reads where chambers reach the broker, its port defaulting to the scheme\'s', () => {
+    expect(loadConfig({ MQTT_PUBLIC_URL: 'mqtts://broker.example.com' }).mqttPublicUrl).toEqual({ scheme: 'mqtts', host: 'broker.example.com', port: 8883 });
+    expect(loadConfig({ MQTT_PUBLIC_URL: ' mqtt://10.0.0.5:1884 ' }).mqttPublicUrl).toEqual({ scheme: 'mqtt', host: '10.0.0.5', port: 1884 });
+  });
+
   it.each([
     [{ MQTT_URL: 'broker:1883' }, 'MQTT_URL must'],
     [{ MQTT_URL: 'http://broker:1883' }, 'MQTT_URL must start with mqtt://'],
@@ -149,6 +155,8 @@ describe('loadConfig', () => {
     [{ MQTT_SHARE_GROUP: 'oxygen' }, 'MQTT_SHARE_GROUP applies to an external broker only'],
     [{ MQTT_URL: 'mqtt://broker', MQTT_SHARE_GROUP: 'a/b' }, 'MQTT_SHARE_GROUP must'],
     [{ MQTT_PORT: '65536' }, 'MQTT_PORT must be a whole number from 0 to 65535'],
+    [{ MQTT_PUBLIC_URL: 'broker.example.com:8883' }, 'MQTT_PUBLIC_URL must be a URL'],
+    [{ MQTT_PUBLIC_URL: 'https://broker.example.com' }, 'MQTT_PUBLIC_URL must be a URL'],
   ])('refuses the MQTT settings %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

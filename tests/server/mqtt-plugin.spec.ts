@@ -199,7 +199,7 @@ describe('MQTT plugin, embedded broker', () => {
     expect(answer.statusCode).toBe(200);
     await rotated;
     await expect(device(app, 'OC-A1', SECRET)).rejects.toMatchObject({ code: 4 });
-    await device(app, 'OC-A1', answer.json<{ secret: string }>().secret);
+    const reconnected = await device(app, 'OC-A1', answer.json<{ secret: string }>().secret);
 
     // OC-A2 has no history (no orders, no readings): it can be removed, and its connection ends with it.
     await store.database.db.deleteFrom('orders').where('device_id', '=', 'OC-A2').execute();
@@ -208,6 +208,12 @@ describe('MQTT plugin, embedded broker', () => {
     expect((await rest('DELETE', '/devices/OC-A2')).statusCode).toBe(200);
     await removed;
     await expect(device(app, 'OC-A2', SECRET)).rejects.toMatchObject({ code: 4 });
+
+    // OC-A1 has history: it is kept, marked removed, and its connection ends all the same; its secret is refused.
+    const ended = closed(reconnected);
+    expect((await rest('DELETE', '/devices/OC-A1')).statusCode).toBe(200);
+    await ended;
+    await expect(device(app, 'OC-A1', answer.json<{ secret: string }>().secret)).rejects.toMatchObject({ code: 4 });
   });
 
   it('logs the counters when they changed (where a cluster primary, serving no HTTP, shows them)', async () => {
