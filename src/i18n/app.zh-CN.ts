@@ -122,7 +122,7 @@ export const appZhCN = {
       levelNotAllowed: '只能创建比您级别更低的账号',
     },
     password: {
-      hint: '密码规则：至少 6 个字符，不含空格，须同时包含大写字母、小写字母和数字。',
+      hint: '密码规则：至少 %{min} 个字符，不含空格，须同时包含大写字母、小写字母和数字，且不能是常见密码。',
       old: '当前密码',
       new: '新密码',
       confirm: '确认新密码',
@@ -138,6 +138,7 @@ export const appZhCN = {
         noLower: '须包含小写字母',
         noUpper: '须包含大写字母',
         noDigit: '须包含数字',
+        common: '属于常见或已泄露的密码，请另选一个',
       },
       mustChangeTitle: '请先设置新密码',
       mustChangeBody: '您的密码已由管理员重置。设置自己的新密码后才能继续使用系统。',
