@@ -196,6 +196,7 @@ export const appEnUS = {
     },
     http: {
       requestError: 'Request Error',
+      backingOff: 'Too many requests: the console waits %{seconds} s before its next call',
     },
     live: {
       live: 'Live',
@@ -206,6 +207,7 @@ export const appEnUS = {
       reconnectingHint: 'The live connection was lost; reconnecting',
       polling: 'Refreshing',
       pollingHint: 'Live data is unavailable: lists refresh every %{seconds} seconds, and go live again once the connection is back',
+      limited: 'Too many live connections or requests for this sign-in: live data waits %{seconds} s before reconnecting',
     },
     alarmSignals: {
       priorities: { high: 'High', medium: 'Medium', low: 'Low' },

@@ -194,6 +194,7 @@ export const appZhCN = {
     },
     http: {
       requestError: '请求错误',
+      backingOff: '请求过于频繁：控制台将等待 %{seconds} 秒后再发送请求',
     },
     live: {
       live: '实时',
@@ -204,6 +205,7 @@ export const appZhCN = {
       reconnectingHint: '实时连接已断开，正在重新连接',
       polling: '定时刷新',
       pollingHint: '实时连接不可用，列表每 %{seconds} 秒刷新一次；连接恢复后自动切回实时',
+      limited: '本次登录的实时连接或请求过多：实时数据将等待 %{seconds} 秒后重新连接',
     },
     alarmSignals: {
       priorities: { high: '高', medium: '中', low: '低' },
