@@ -21,8 +21,8 @@ interface Message {
 }
 
 /**
- * What is wrong with the form, as catalogue keys: the password rule (src/domain/password.ts) at the length
- * the server says is in force first. The common-password list is the server's: its refusal shows on NewCode.
+ * What is wrong with the form, as catalogue keys: the current password again, then the password rule
+ * (src/domain/password.ts) at the length the server says is in force. The common-password list is the server's: its refusal shows on NewCode.
  */
 const passwordChangeValidator = (minLength: number) => {
   const message = (key: string): Message => ({ message: key, args: { min: minLength, max: PASSWORD_MAX } });
@@ -31,8 +31,9 @@ const passwordChangeValidator = (minLength: number) => {
     if (OldCode === '') errors.OldCode = message('ra.validation.required');
     const problem = NewCode === '' ? null : passwordProblem(NewCode, { minLength });
     if (NewCode === '') errors.NewCode = message('ra.validation.required');
-    else if (problem) errors.NewCode = message(`app.password.problems.${problem}`);
+    // The current password again is named as such, even when it is a seeded one shorter than the rule.
     else if (NewCode.normalize('NFC') === OldCode.normalize('NFC')) errors.NewCode = message('app.password.same');
+    else if (problem) errors.NewCode = message(`app.password.problems.${problem}`);
     if (Confirm === '') errors.Confirm = message('ra.validation.required');
     else if (Confirm !== NewCode) errors.Confirm = message('app.password.mismatch');
     return errors;

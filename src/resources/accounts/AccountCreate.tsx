@@ -21,7 +21,7 @@ const schemaErrors = formValidator(writeSchema(accountsConfig, 'create'));
 const validatorFor = (own: Level, minLength: number) => (values: Record<string, unknown>): FormErrors => {
   const errors = schemaErrors(values);
   const code = values.Code;
-  if (errors.Code || (typeof code === 'string' && passwordProblem(code, { minLength }) !== null)) {
+  if (typeof code === 'string' && code !== '' && passwordProblem(code, { minLength }) !== null) {
     errors.Code = { message: 'crud.validation.password', args: { min: minLength } };
   }
   if (!errors.Level && !mayCreateAt(own, values.Level)) errors.Level = { message: 'app.accounts.levelNotAllowed', args: {} };
