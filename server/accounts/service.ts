@@ -29,7 +29,7 @@ export const countAccounts = async (ctx: AppContext): Promise<number> => {
 };
 
 /** The password rule in force: the configured length and the common-password list. */
-export const passwordRule = (ctx: Pick<AppContext, 'config'>): PasswordRule => ({
+const passwordRule = (ctx: Pick<AppContext, 'config'>): PasswordRule => ({
   minLength: ctx.config.passwordMinLength,
   isCommon: isCommonPassword,
 });
