@@ -4,7 +4,7 @@ import { openSqlite } from '../server/db/sqlite';
 import { hashDeviceSecret } from '../server/devices/registry';
 import { seededRandom } from '../src/domain/random';
 import type { BenchDevice } from './ingest-load';
-import { readingInserter, ROOT, seedAccounts } from './seed';
+import { readingInserter, ROOT, seedAccounts, UNLIMITED } from './seed';
 
 /**
  * The store of `npm run bench:ingest`, in a fresh SQLite DATA_DIR: the super administrator and a
@@ -42,6 +42,7 @@ export interface IngestFleet {
 }
 
 export const ingestEnv = (dataDir: string, mqttPort: number): Env => ({
+  ...UNLIMITED,
   DATA_DIR: dataDir,
   ADMIN_ACCOUNT: ROOT.Account,
   ADMIN_PASSWORD: ROOT.Code,

@@ -1,7 +1,8 @@
 import { http } from 'msw';
 import { changeRefusal, deleteRefusal, mayChangeAccount, type AccountRefusal, type NewUpper, type RuleAccount } from '../src/domain/accountRules';
 import { CODES } from '../src/domain/envelope';
-import { isAcceptablePassword } from '../src/domain/password';
+import { isCommonPassword } from '../src/domain/commonPasswords';
+import { DEFAULT_PASSWORD_MIN_LENGTH, passwordProblem } from '../src/domain/password';
 import { seededRandomFor } from '../src/domain/random';
 import { levelToRole, roleToLevel } from '../src/domain/roles';
 import {
@@ -21,6 +22,21 @@ import { endSessionsOf, mockAccountOf, mockCredentials, type MockCredentials } f
 import { fail, ok } from './envelope';
 import { upstreamRefusal } from './upstream';
 
+/** The server's password rule at its default length, with the same common list. */
+const MOCK_PASSWORD_RULE = { minLength: DEFAULT_PASSWORD_MIN_LENGTH, isCommon: isCommonPassword };
+
+/** 40000 naming `field` when a chosen password breaks the rule, worded as the server's en-US message. */
+const passwordRefusal = (field: string, password: string) => {
+  const problem = passwordProblem(password, MOCK_PASSWORD_RULE);
+  if (problem === null) return undefined;
+  return fail(
+    CODES.badInput,
+    problem === 'common'
+      ? `${field} is on a list of common or breached passwords: choose another`
+      : `${field} needs at least ${DEFAULT_PASSWORD_MIN_LENGTH} characters, no spaces, upper and lower case letters and digits`,
+  );
+};
+
 /** A password the mock "generates" on reset: deterministic per mock server, and always within the rule. */
 const resetCodes = () => {
   const random = seededRandomFor('mock:reset');
@@ -28,7 +44,7 @@ const resetCodes = () => {
   const pick = (alphabet: string) => alphabet[Math.floor(random() * alphabet.length)] ?? 'a';
   return (): string => {
     const code = `${pick(letters.toUpperCase())}${Array.from({ length: 7 }, () => pick(letters)).join('')}${Math.floor(random() * 9000) + 1000}`;
-    return isAcceptablePassword(code) ? code : `${code}Aa1`;
+    return passwordProblem(code, MOCK_PASSWORD_RULE) === null ? code : `${code}Aa1`;
   };
 };
 
@@ -118,6 +134,8 @@ export const accountCallHandlers = (
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
       const { Account, Level, DeviceIds = [] } = body.data;
       if (!mayCreateAt(caller.level, Level)) return fail(CODES.badInput, 'Level: must be lower than your own account level');
+      const weak = passwordRefusal('Code', body.data.Code);
+      if (weak) return weak;
       if (credentials.has(Account) || accounts().some((record) => record.Account === Account)) {
         return fail(CODES.badInput, `Account: account ${Account} already exists`);
       }
@@ -164,6 +182,8 @@ export const accountCallHandlers = (
       if (!credential) return fail(CODES.notSignedIn, 'not logged in');
       const body = selfResetBodySchema.safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
+      const weak = passwordRefusal('NewCode', body.data.NewCode);
+      if (weak) return weak;
       if (credential.Code !== body.data.OldCode) return fail(CODES.badInput, 'OldCode: the current password is wrong');
       if (body.data.NewCode === body.data.OldCode) return fail(CODES.badInput, 'NewCode: must differ from the current password');
       Object.assign(credential, { Code: body.data.NewCode, mustChangeCode: false });

@@ -4,6 +4,7 @@ import type { CurrentUser, LoginResult } from '../src/domain/auth';
 import { isLevel, levelToRole, MOCK_SWITCH_ROLE_PATH, roleToLevel, ROLES, type Level, type Role } from '../src/domain/roles';
 import { ACCOUNT_CALLS } from '../src/resources/accounts/config';
 import { USER_MENU_PATH, userMenuFor } from '../src/domain/menu';
+import { DEFAULT_PASSWORD_MIN_LENGTH } from '../src/domain/password';
 import { fail, ok } from './envelope';
 
 /** A sign-in account of the mocks: its password, level, id and the account it sits under. */
@@ -21,6 +22,8 @@ export interface MockAccount {
  * The old console's mock sign-in: an admin (Level 0) and a user (Level 1); and a client (Level 3),
  * so the mock mode can show what an account that manages no accounts sees. The unit tests' mocks sign
  * these in; `npm run dev:mock` signs in the demo's accounts instead (mocks/demo.ts).
+ * Their passwords are seeded like the server's demo accounts, so shorter than the rule a chosen password
+ * must follow (docs/server-auth.md).
  */
 export const MOCK_ACCOUNTS: Record<string, { Code: string; Level: Level }> = {
   admin: { Code: 'Admin2026', Level: 0 },
@@ -123,6 +126,7 @@ export const authHandlers = (base: string, credentials: MockCredentials = mockCr
       Level,
       role: levelToRole(Level),
       avatar: '',
+      passwordMinLength: DEFAULT_PASSWORD_MIN_LENGTH,
     });
   }),
   http.post(`${base}${USER_MENU_PATH}`, ({ request }) => {

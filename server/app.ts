@@ -1,12 +1,14 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createPasswordHasher } from './auth/passwords';
 import { authPlugin } from './auth/plugin';
+import { rateLimitPlugin } from './auth/rateLimit';
 import type { Config } from './config';
 import { consolePlugin } from './console/plugin';
 import type { AppContext } from './context';
 import { createDatabase } from './db/database';
 import { databasePlugin } from './db/plugin';
 import { healthPlugin } from './health';
+import { noStorePlugin } from './http/noStore';
 import { errorHandler, httpPlugin } from './http/plugin';
 import { createLiveFeed } from './live/feed';
 import { loggerOptions } from './logger';
@@ -92,6 +94,9 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
   void app.register(retentionSweeperPlugin);
   void app.register(httpPlugin);
   void app.register(authPlugin);
+  void app.register(noStorePlugin);
+  // Before the routes: it limits the routes registered after it.
+  void app.register(rateLimitPlugin);
   void app.register(healthPlugin);
   void app.register(upstreamPlugin, { prefix: config.apiPrefix });
   void app.register(restPlugin, { prefix: REST_PREFIX });

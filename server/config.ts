@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { DEFAULT_SHELVE_MAX_MINUTES } from '../src/domain/alarms/rules';
 import { brokerAddressOf, type BrokerAddress } from '../src/domain/mqtt/connection';
 import { isDeviceId, SERVER_SHARE_GROUP } from '../src/domain/mqtt/topics';
-import { passwordProblem } from '../src/domain/password';
+import { PASSWORD_MAX } from '../src/domain/auth';
+import { DEFAULT_PASSWORD_MIN_LENGTH, passwordProblem } from '../src/domain/password';
+import { isCommonPassword } from '../src/domain/commonPasswords';
 import { DEMO_ADMIN } from '../src/domain/demo';
 
 /**
@@ -87,8 +89,19 @@ export interface Config {
   tokenMaxHours: number;
   /** log2 of scrypt's N. */
   scryptCost: number;
+  /** Failed sign-ins of one account from all addresses but those it signed in from lately. */
   loginFailuresPerAccountPerHour: number;
   loginFailuresPerAddressPerHour: number;
+  /** Failed sign-ins of one account from one address. */
+  loginFailuresPerPairPerHour: number;
+  /** The shortest password a person may choose (docs/server-auth.md, "Passwords"). */
+  passwordMinLength: number;
+  /** API calls a session may make per minute (more answer 42900). */
+  apiRatePerMinute: number;
+  /** API calls without a live session one address may make per minute. */
+  apiRatePerAddressPerMinute: number;
+  /** Live streams one session may hold open at once. */
+  liveStreamsPerSession: number;
   /** Fastify's trustProxy: false, true, a hop count or a list of addresses/CIDRs. */
   trustProxy: boolean | number | string;
   /** BEHIND_TLS: browsers reach the server over HTTPS (a TLS proxy in front), so HSTS is sent. */
@@ -229,18 +242,8 @@ const envSchema = z.object({
     .refine((value) => value.length >= 1 && value.length <= 64, {
       message: 'ADMIN_ACCOUNT must be 1 to 64 characters',
     }),
-  ADMIN_PASSWORD: z
-    .string()
-    .optional()
-    .superRefine((value, ctx) => {
-      const problem = value === undefined ? null : passwordProblem(value);
-      if (problem !== null) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `ADMIN_PASSWORD is not acceptable (${problem}): it needs at least 6 characters, no spaces, upper and lower case letters and digits`,
-        });
-      }
-    }),
+  // Checked against the password rule in loadConfig, which knows PASSWORD_MIN_LENGTH.
+  ADMIN_PASSWORD: z.string().optional(),
   CONSOLE_DIR: text('dist/console'),
   LOG_LEVEL: oneOf('LOG_LEVEL', LOG_LEVELS, 'info', (v) => v.toLowerCase()),
   SQLITE_SYNCHRONOUS: oneOf('SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS_MODES, 'NORMAL', (v) => v.toUpperCase()),
@@ -249,6 +252,11 @@ const envSchema = z.object({
   SCRYPT_COST: integer('SCRYPT_COST', 17, 10, 20),
   LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: integer('LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR', 100, 1, 1_000_000),
   LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: integer('LOGIN_FAILURES_PER_ADDRESS_PER_HOUR', 300, 1, 1_000_000),
+  LOGIN_FAILURES_PER_PAIR_PER_HOUR: integer('LOGIN_FAILURES_PER_PAIR_PER_HOUR', 20, 1, 1_000_000),
+  PASSWORD_MIN_LENGTH: integer('PASSWORD_MIN_LENGTH', DEFAULT_PASSWORD_MIN_LENGTH, 8, PASSWORD_MAX),
+  API_RATE_PER_MINUTE: integer('API_RATE_PER_MINUTE', 1200, 1, 10_000_000),
+  API_RATE_PER_ADDRESS_PER_MINUTE: integer('API_RATE_PER_ADDRESS_PER_MINUTE', 600, 1, 10_000_000),
+  LIVE_STREAMS_PER_SESSION: integer('LIVE_STREAMS_PER_SESSION', 8, 1, 1000),
   ORDER_EXPIRY_MINUTES: integer('ORDER_EXPIRY_MINUTES', 30, 1, 7 * 24 * 60),
   COMMAND_TIMEOUT_SECONDS: integer('COMMAND_TIMEOUT_SECONDS', DEFAULT_COMMAND_TIMEOUT_SECONDS, 1, 3600),
   RAW_RETENTION_DAYS: integer('RAW_RETENTION_DAYS', 30, 1, 36_500),
@@ -440,6 +448,13 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
   const env2 = parsed.data;
   const mqtt = mqttTarget(env2, options, cwd);
   if (Array.isArray(mqtt)) throw new ConfigError(mqtt);
+  const adminProblem =
+    env2.ADMIN_PASSWORD === undefined ? null : passwordProblem(env2.ADMIN_PASSWORD, { minLength: env2.PASSWORD_MIN_LENGTH, isCommon: isCommonPassword });
+  if (adminProblem !== null) {
+    throw new ConfigError([
+      `ADMIN_PASSWORD is not acceptable (${adminProblem}): it needs at least ${env2.PASSWORD_MIN_LENGTH} characters (PASSWORD_MIN_LENGTH), no spaces, upper and lower case letters and digits, and must not be a common password`,
+    ]);
+  }
   const dataDir = path.resolve(cwd, env2.DATA_DIR);
   return {
     port: env2.PORT,
@@ -460,6 +475,11 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     scryptCost: env2.SCRYPT_COST,
     loginFailuresPerAccountPerHour: env2.LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR,
     loginFailuresPerAddressPerHour: env2.LOGIN_FAILURES_PER_ADDRESS_PER_HOUR,
+    loginFailuresPerPairPerHour: env2.LOGIN_FAILURES_PER_PAIR_PER_HOUR,
+    passwordMinLength: env2.PASSWORD_MIN_LENGTH,
+    apiRatePerMinute: env2.API_RATE_PER_MINUTE,
+    apiRatePerAddressPerMinute: env2.API_RATE_PER_ADDRESS_PER_MINUTE,
+    liveStreamsPerSession: env2.LIVE_STREAMS_PER_SESSION,
     trustProxy: env2.TRUST_PROXY,
     behindTls: env2.BEHIND_TLS,
     orderExpiryMinutes: env2.ORDER_EXPIRY_MINUTES,

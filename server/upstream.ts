@@ -8,8 +8,11 @@ import { registerListRoute } from './lists/route';
 import { messageRoutes } from './messages/routes';
 import { servedBy } from './resources/registry';
 
-interface AliasConfig {
-  aliasOf?: string;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on an alias's copy of its call. */
+    aliasOf?: string;
+  }
 }
 
 /**
@@ -25,7 +28,7 @@ const aliasRoutes = (app: FastifyInstance, aliases: Readonly<Record<string, stri
   }
   const seen = new Set<string>();
   app.addHook('onRoute', function (route) {
-    if ((route.config as AliasConfig | undefined)?.aliasOf !== undefined) return;
+    if (route.config?.aliasOf !== undefined) return;
     const names = aliasesOf.get(route.url);
     if (names === undefined) return;
     if (route.prefix !== app.prefix) throw new Error(`aliases of ${route.url}: the call must be registered without its own prefix`);

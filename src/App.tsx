@@ -85,7 +85,7 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
         queryClient={queryClient} i18nProvider={i18nProvider} store={store}>
         <ConsoleTheme>
         <LiveProvider connection={live}>
-        <HttpErrorNotifier http={http} />
+        <HttpErrorNotifier http={http} live={live} />
         <NavigationProgress />
         <CssBaseline enableColorScheme>
         <CoreAdminUI

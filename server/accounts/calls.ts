@@ -10,7 +10,8 @@ import type {
 } from '../../src/resources/accounts/calls';
 import { randomPassword } from '../auth/passwords';
 import { announceSessionsEnded } from '../auth/tokens';
-import { isThrottled, recordFailure } from '../auth/throttle';
+import { checked } from '../auth/login';
+import { attemptFailed, attemptPassed, reserveAttempt } from '../auth/throttle';
 import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AppContext, SignedInAccount } from '../context';
 import { isSet, type DB } from '../db/schema';
@@ -20,7 +21,8 @@ import { announceMessages, postMessages } from '../messages/post';
 import { subtreeQuery, type Viewer } from '../scope/service';
 import { asLevel } from './levels';
 import { assignedDevices, findSubordinate, listedAccount, managedAmong } from './reach';
-import { accountNotFound, findAccountById, insertAccount, prepareAccount, storePassword } from './service';
+import { listAccounts } from './list';
+import { accountNotFound, assertAcceptablePassword, findAccountById, insertAccount, prepareAccount, storePassword } from './service';
 
 /**
  * The account calls of the upstream contract (docs/product.md, "Account hierarchy"), without HTTP:
@@ -59,6 +61,7 @@ const assertManaged = async (db: Kysely<DB>, caller: Viewer, ids: readonly strin
  */
 export const addAdmin = async (ctx: AppContext, caller: Caller, actor: AuditActor, body: AddAdminBody): Promise<WireRecord> => {
   if (body.Level <= caller.level) throw badInput('account.levelNotAllowed', { field: 'Level' });
+  assertAcceptablePassword(ctx, body.Code);
   const prepared = await prepareAccount(ctx, { account: body.Account, password: body.Code, level: body.Level, subId: caller.id });
   const deviceIds = unique(body.DeviceIds ?? []).sort();
   const now = ctx.now();
@@ -141,13 +144,18 @@ export const selfResetCode = async (
   actor: AuditActor,
   body: SelfResetBody,
 ): Promise<void> => {
-  if (await isThrottled(ctx, me.account, actor.address)) throw new AppError(CODES.tooManyAttempts, 'auth.tooManyFailures');
-  const row = await findAccountById(ctx, me.id);
-  const matches = await ctx.passwords.verify(body.OldCode, row?.password_hash);
+  assertAcceptablePassword(ctx, body.NewCode, 'NewCode');
+  const attempt = await reserveAttempt(ctx, me.account, actor.address);
+  if (attempt === undefined) throw new AppError(CODES.tooManyAttempts, 'auth.tooManyFailures');
+  const { row, matches } = await checked(ctx, attempt, async () => {
+    const found = await findAccountById(ctx, me.id);
+    return { row: found, matches: await ctx.passwords.verify(body.OldCode, found?.password_hash) };
+  });
   if (row === undefined || !matches) {
-    await recordFailure(ctx, me.account, actor.address);
+    await attemptFailed(ctx);
     throw badInput('account.wrongOldCode', { field: 'OldCode' });
   }
+  await attemptPassed(ctx, attempt);
   if (body.NewCode.normalize('NFC') === body.OldCode.normalize('NFC')) throw badInput('account.sameCode', { field: 'NewCode' });
   const passwordHash = await ctx.passwords.hash(body.NewCode);
   const now = ctx.now();

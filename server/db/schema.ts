@@ -32,14 +32,15 @@ interface SessionsTable {
   revoked_at: number | null;
 }
 
-export type LoginFailureKind = 'account' | 'address';
-
-interface LoginFailuresTable {
+interface SignInAttemptsTable {
   id: Generated<number>;
-  kind: LoginFailureKind;
-  /** The account name as typed (trimmed), or the client address. */
-  key: string;
+  /** The account name as typed (trimmed), known or not. */
+  account: string;
+  /** The client address's key (server/auth/throttle.ts, addressKey). */
+  address: string;
   at: number;
+  /** 0: a failure, or an attempt still being checked; 1: the pair's latest successful sign-in. */
+  succeeded: Generated<number>;
 }
 
 /**
@@ -280,7 +281,7 @@ interface AlarmTransitionsTable {
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
-  login_failures: LoginFailuresTable;
+  sign_in_attempts: SignInAttemptsTable;
   devices: DevicesTable;
   account_devices: AccountDevicesTable;
   orders: OrdersTable;

@@ -77,6 +77,8 @@ export interface LiveHub {
    * of this process. An id that cannot be resumed from starts the stream with a reset.
    */
   open(res: ServerResponse, account: SignedInAccount, scope: LiveScope, from: string | number): void;
+  /** How many streams of this process belong to the session of `tokenHash`. */
+  streamsOf(tokenHash: string): number;
   /** Ends every stream and stops listening. */
   close(): void;
 }
@@ -239,6 +241,11 @@ export const createLiveHub = (ctx: AppContext, log: FastifyBaseLogger): LiveHub 
         dirty.delete(stream);
       });
       write(stream, outgoing(stream) + sseMessage(idNow(), 'ready', { heartbeatMs: settings.heartbeatMs }));
+    },
+    streamsOf(tokenHash) {
+      let count = 0;
+      for (const stream of streams) if (stream.account.tokenHash === tokenHash) count += 1;
+      return count;
     },
     close() {
       closed = true;

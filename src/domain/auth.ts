@@ -23,4 +23,6 @@ export interface CurrentUser {
   Level: Level;
   role: Role;
   avatar: string;
+  /** The shortest password the server accepts now (PASSWORD_MIN_LENGTH): the password hint and forms name it. */
+  passwordMinLength: number;
 }

@@ -2,6 +2,7 @@ import type { AuthProvider, RaRecord } from 'react-admin';
 import { mayChangeAccount } from '../domain/accountRules';
 import { CODES } from '../domain/envelope';
 import type { CurrentUser, LoginResult } from '../domain/auth';
+import { DEFAULT_PASSWORD_MIN_LENGTH } from '../domain/password';
 import { canAccess } from '../domain/policy';
 import { DEFAULT_LEVEL, isLevel, levelToRole, MOCK_SWITCH_ROLE_PATH, roleToLevel, type Role } from '../domain/roles';
 import type { HttpClient } from './httpClient';
@@ -88,7 +89,7 @@ export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens:
         // the sign-in's own answer still says who this is, and the password form can be shown.
         const pending = pendingChange();
         if (pending && (error as { code?: unknown } | null)?.code === CODES.forbidden) {
-          return { ...pending, SubId: null, SubAdmin: null, avatar: '', role: levelToRole(pending.Level) };
+          return { ...pending, SubId: null, SubAdmin: null, avatar: '', passwordMinLength: DEFAULT_PASSWORD_MIN_LENGTH, role: levelToRole(pending.Level) };
         }
         throw mustSignOut(error) ? error : new SignOutError(error instanceof Error ? error.message : 'user');
       });

@@ -21,6 +21,11 @@ describe('loadConfig', () => {
       scryptCost: 17,
       loginFailuresPerAccountPerHour: 100,
       loginFailuresPerAddressPerHour: 300,
+      loginFailuresPerPairPerHour: 20,
+      passwordMinLength: 12,
+      apiRatePerMinute: 1200,
+      apiRatePerAddressPerMinute: 600,
+      liveStreamsPerSession: 8,
       trustProxy: false,
       behindTls: false,
       orderExpiryMinutes: 30,
@@ -53,6 +58,11 @@ describe('loadConfig', () => {
         SCRYPT_COST: '12',
         LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: '5',
         LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: '50',
+        LOGIN_FAILURES_PER_PAIR_PER_HOUR: '4',
+        PASSWORD_MIN_LENGTH: '10',
+        API_RATE_PER_MINUTE: '5000',
+        API_RATE_PER_ADDRESS_PER_MINUTE: '900',
+        LIVE_STREAMS_PER_SESSION: '3',
         TRUST_PROXY: '10.0.0.0/8',
         BEHIND_TLS: 'true',
         ORDER_EXPIRY_MINUTES: '45',
@@ -82,6 +92,11 @@ describe('loadConfig', () => {
       scryptCost: 12,
       loginFailuresPerAccountPerHour: 5,
       loginFailuresPerAddressPerHour: 50,
+      loginFailuresPerPairPerHour: 4,
+      passwordMinLength: 10,
+      apiRatePerMinute: 5000,
+      apiRatePerAddressPerMinute: 900,
+      liveStreamsPerSession: 3,
       trustProxy: '10.0.0.0/8',
       behindTls: true,
       orderExpiryMinutes: 45,
@@ -164,7 +179,7 @@ describe('loadConfig', () => {
 
   it('defaults ADMIN_PASSWORD to the demo password in demo mode only', () => {
     expect(loadConfig({}, { demo: true }).adminPassword).toBe('Admin2026');
-    expect(loadConfig({ ADMIN_PASSWORD: 'Other2026' }, { demo: true }).adminPassword).toBe('Other2026');
+    expect(loadConfig({ ADMIN_PASSWORD: 'Other2026chamber' }, { demo: true }).adminPassword).toBe('Other2026chamber');
   });
 
   it.each([
@@ -175,6 +190,11 @@ describe('loadConfig', () => {
     ['API_PREFIX', '/upstream/'],
     ['API_PREFIX', '/api/v1'],
     ['ADMIN_PASSWORD', 'weak'],
+    ['ADMIN_PASSWORD', 'Short2026ab'],
+    ['ADMIN_PASSWORD', 'Password1234'],
+    ['PASSWORD_MIN_LENGTH', '7'],
+    ['API_RATE_PER_MINUTE', '0'],
+    ['LIVE_STREAMS_PER_SESSION', '0'],
     ['LOG_LEVEL', 'loud'],
     ['SQLITE_SYNCHRONOUS', 'sometimes'],
     ['TOKEN_IDLE_MINUTES', '0'],

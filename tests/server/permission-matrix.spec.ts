@@ -185,7 +185,7 @@ const ACTIONS: readonly ActionEndpoint[] = [
     policy: { resource: 'accounts', action: 'create' },
     target: 'device',
     request: (Id, role, cell) =>
-      upstream('/add_Admin', { Account: `new-${role}-${cell}`, Code: 'Fresh2026x', Level: Math.min(LEVEL_OF[role] + 1, 3), DeviceIds: [Id] }),
+      upstream('/add_Admin', { Account: `new-${role}-${cell}`, Code: 'Fresh2026xyzw', Level: Math.min(LEVEL_OF[role] + 1, 3), DeviceIds: [Id] }),
   },
   {
     name: 'code/Admin_reset_Code',

@@ -13,7 +13,7 @@ export const crudEnUS = {
       oneOf: 'Must be one of: %{values}',
       pattern: 'Wrong format',
       bloodPressure: 'Enter systolic/diastolic, for example 120/80',
-      password: 'At least 6 characters, no spaces, with upper and lower case letters and digits',
+      password: 'At least %{min} characters, no spaces, with upper and lower case letters and digits',
       invalid: 'Invalid value',
     },
     units: {

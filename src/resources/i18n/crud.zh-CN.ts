@@ -11,7 +11,7 @@ export const crudZhCN = {
       oneOf: '必须是以下之一：%{values}',
       pattern: '格式不正确',
       bloodPressure: '请按“收缩压/舒张压”填写，例如 120/80',
-      password: '至少 6 个字符，不含空格，须包含大写字母、小写字母和数字',
+      password: '至少 %{min} 个字符，不含空格，须包含大写字母、小写字母和数字',
       invalid: '值无效',
     },
     units: {

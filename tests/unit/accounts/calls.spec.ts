@@ -43,21 +43,21 @@ describe('the field a 40000 names', () => {
 describe('the mocked account calls (shared schemas, the server\'s answers)', () => {
   it('add_Admin: a first-level administrator creates at Levels 2 and 3 only, under itself', async () => {
     const { http } = await mockSession('user');
-    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026', Level: 1 })).rejects.toMatchObject({
+    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026ox', Level: 1 })).rejects.toMatchObject({
       code: 40000,
       message: expect.stringMatching(/^Level/),
     });
     await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'weak', Level: 2 })).rejects.toMatchObject({ code: 40000, message: expect.stringMatching(/^Code/) });
-    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026', Level: 2, Extra: 1 })).rejects.toMatchObject({ code: 40000 });
-    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026', Level: 2, DeviceIds: ['Id-002', 'Id-001'] })).resolves.toEqual({
+    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026ox', Level: 2, Extra: 1 })).rejects.toMatchObject({ code: 40000 });
+    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026ox', Level: 2, DeviceIds: ['Id-002', 'Id-001'] })).resolves.toEqual({
       Account: 'ops1',
       SubId: 2,
       Level: 2,
       SubAdmin: 'user',
       DeviceIds: ['Id-001', 'Id-002'],
     });
-    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026', Level: 3 })).rejects.toMatchObject({ code: 40000 });
-    await expect(http.post('/add_Admin', { Account: 'ops2', Code: 'Chamber2026', Level: 3, DeviceIds: ['Id-999'] })).rejects.toMatchObject({
+    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026ox', Level: 3 })).rejects.toMatchObject({ code: 40000 });
+    await expect(http.post('/add_Admin', { Account: 'ops2', Code: 'Chamber2026ox', Level: 3, DeviceIds: ['Id-999'] })).rejects.toMatchObject({
       code: 40000,
       message: expect.stringMatching(/^DeviceIds/),
     });
@@ -65,7 +65,7 @@ describe('the mocked account calls (shared schemas, the server\'s answers)', () 
 
   it('add_Admin is refused to a client (40300)', async () => {
     const { http } = await mockSession('client');
-    await expect(http.post('/add_Admin', { Account: 'ops3', Code: 'Chamber2026', Level: 3 })).rejects.toMatchObject({ code: 40300 });
+    await expect(http.post('/add_Admin', { Account: 'ops3', Code: 'Chamber2026ox', Level: 3 })).rejects.toMatchObject({ code: 40300 });
   });
 
   it('assign_Devices: exactly the given devices; one taken away leaves the subtree too', async () => {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMockServer } from '../../../mocks/node';
 import { canAccess } from '../../../src/domain/policy';
-import { isAcceptablePassword } from '../../../src/domain/password';
+import { DEFAULT_PASSWORD_MIN_LENGTH, passwordProblem } from '../../../src/domain/password';
 import { bodyRows, wait } from '../resources/dom';
 import { REST, UPSTREAM } from '../resources/fixtures';
 import { renderConsole } from '../resources/renderConsole';
@@ -69,7 +69,7 @@ describe('the account list at /other/manager (the accounts resource)', () => {
 
     const shown = await screen.findByTestId('new-code', {}, wait);
     const code = shown.textContent ?? '';
-    expect(isAcceptablePassword(code)).toBe(true);
+    expect(passwordProblem(code, { minLength: DEFAULT_PASSWORD_MIN_LENGTH })).toBeNull();
     expect(bodiesTo('/code/Admin_reset_Code')).toEqual([{ Account: 'Account-001' }]);
     const dialog = dialogOf(shown);
     expect(within(dialog).getByText('Account-001 的新密码')).toBeTruthy();
