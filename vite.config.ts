@@ -5,6 +5,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { helpPages } from './scripts/helpPages';
+import { CSP_NONCE_PLACEHOLDER } from './src/domain/cspNonce';
 
 /** `npm run dev` proxies the upstream contract, REST and live stream to a server on SERVER_URL. */
 const serverUrl = process.env.SERVER_URL ?? 'http://127.0.0.1:8080';
@@ -47,10 +48,53 @@ const precompress = (): Plugin => {
   };
 };
 
+type ModuleInfoOf = (id: string) => { isEntry: boolean; importers: readonly string[] } | null;
+
+/**
+ * Puts every module the entry imports statically, the whole first script, in one chunk instead of the
+ * few dozen small shared chunks the bundler would cut it into: they are all fetched on the first visit
+ * anyway, and each file costs a request, its response headers (the security headers are about 1 kB)
+ * and its own compression dictionary (docs/console.md, "Loading"). What only later pages import
+ * stays split by the bundler.
+ */
+const firstScript = (): Plugin => {
+  const initial = new Map<string, boolean>();
+  const isInitial = (id: string, moduleInfo: ModuleInfoOf): boolean => {
+    const known = initial.get(id);
+    if (known !== undefined) return known;
+    initial.set(id, false); // a cycle back here proves nothing
+    const info = moduleInfo(id);
+    const result =
+      info !== null && (info.isEntry || (!id.includes('/node_modules/') && info.importers.some((importer) => isInitial(importer, moduleInfo))));
+    initial.set(id, result);
+    return result;
+  };
+  return {
+    name: 'oxygen-first-script',
+    apply: 'build',
+    buildStart() {
+      initial.clear();
+    },
+    config: () => ({
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [{ name: (id, context) => (isInitial(id, (moduleId) => context.getModuleInfo(moduleId)) ? 'start' : null) }],
+            },
+          },
+        },
+      },
+    }),
+  };
+};
+
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), helpPages(), precompress()],
+  plugins: [react(), helpPages(), precompress(), firstScript()],
   // Only the mocked console (`npm run dev:mock`, mode "mock") serves msw's service worker.
   publicDir: mode === 'mock' ? 'mocks/public' : false,
+  // The server puts each page's own nonce here; emotion's styles carry it (src/styleCache.ts).
+  html: { cspNonce: CSP_NONCE_PLACEHOLDER },
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
     // The mocked console has no server behind it; everything else proxies to one.

@@ -255,7 +255,7 @@ const main = async (): Promise<number> => {
     const rows = sampleRows(path.join(dataDir, 'oxygen.db'));
     stops.push(rows.stop);
     const rowsBefore = rows.read();
-    const holding = sampleHeld(server.url);
+    const holding = await sampleHeld(server.url);
     stops.push(holding.stop);
     const started = performance.now();
     const seen = new Set(Object.keys(await shownAlarms(page)));

@@ -6,6 +6,7 @@ import { chromium, type Page } from 'playwright-core';
 import { ensureBuilt } from './build';
 import { startChild } from './children';
 import { machine, numberSetting, writeResults, type Machine } from './report';
+import { UNLIMITED } from './seed';
 
 /**
  * npm run bench:console: how fast the console becomes usable on a slow link. The real server (built
@@ -122,7 +123,7 @@ const main = async () => {
     entry: 'server/main.ts',
     cwd: ROOT,
     // MQTT_PORT=0: the embedded broker on an ephemeral port (1883 may be taken by the machine's own).
-    env: { DATA_DIR: dataDir, CONSOLE_DIR: consoleDir, MQTT_PORT: '0', LOG_LEVEL: 'warn' },
+    env: { ...UNLIMITED, DATA_DIR: dataDir, CONSOLE_DIR: consoleDir, MQTT_PORT: '0', LOG_LEVEL: 'warn' },
     readyPath: '/healthz',
   });
   try {

@@ -7,6 +7,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { freePort, startChild, type Child } from './children';
 import type { LoadAnswer, LoadCommand } from './ingest-load';
 import { ingestEnv } from './ingest-seed';
+import { ROOT } from './seed';
 
 /**
  * What the benchmarks with a fleet publishing over MQTT share (bench:ingest, bench:monitor,
@@ -119,13 +120,14 @@ export const cleanUp = async (stops: readonly (() => unknown)[], dataDir: string
 };
 
 /**
- * What the server holds unsettled (its /healthz `mqtt.pending`), sampled every second: by Little's law,
- * the wait it adds to every reading.
+ * What the server holds unsettled (its /healthz `mqtt.pending`, read with the super administrator's token),
+ * sampled every second: by Little's law, the wait it adds to every reading.
  */
-export const sampleHeld = (url: string) => {
+export const sampleHeld = async (url: string) => {
+  const token = await signInApi(url, ROOT);
   const held: number[] = [];
   const timer = setInterval(() => {
-    void fetch(`${url}/healthz`)
+    void fetch(`${url}/healthz`, { headers: { authorization: `Bearer ${token}` } })
       .then(async (answer) => held.push(((await answer.json()) as { mqtt?: { pending?: number } }).mqtt?.pending ?? 0))
       .catch(() => undefined);
   }, 1000);

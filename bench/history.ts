@@ -11,6 +11,7 @@ import { loadConfig } from '../server/config';
 import { migrateToLatest } from '../server/db/migrations';
 import { ROLLUP_COLUMNS, type DB } from '../server/db/schema';
 import { machine, numberSetting, writeResults } from './report';
+import { UNLIMITED } from './seed';
 
 /**
  * `npm run bench:history` (bench/README.md): one chamber with 30 days of 1 Hz readings (2.6 million raw
@@ -99,6 +100,7 @@ const measureStore = async (kind: 'sqlite' | 'postgres'): Promise<{ rows: RangeR
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${pgName}`;
   const config = loadConfig({
+    ...UNLIMITED,
     DATA_DIR: dir,
     ...(kind === 'postgres' ? { DATABASE_URL: url.toString() } : {}),
     LOG_LEVEL: 'silent',

@@ -4,7 +4,7 @@ import { openSqlite } from '../server/db/sqlite';
 import { hashDeviceSecret } from '../server/devices/registry';
 import { seededRandom } from '../src/domain/random';
 import type { BenchDevice } from './ingest-load';
-import { readingInserter, ROOT, seedAccounts } from './seed';
+import { readingInserter, ROOT, seedAccounts, UNLIMITED } from './seed';
 
 /**
  * The store of `npm run bench:ingest`, in a fresh SQLite DATA_DIR: the super administrator and a
@@ -42,6 +42,7 @@ export interface IngestFleet {
 }
 
 export const ingestEnv = (dataDir: string, mqttPort: number): Env => ({
+  ...UNLIMITED,
   DATA_DIR: dataDir,
   ADMIN_ACCOUNT: ROOT.Account,
   ADMIN_PASSWORD: ROOT.Code,
@@ -49,6 +50,8 @@ export const ingestEnv = (dataDir: string, mqttPort: number): Env => ({
   CONSOLE_DIR: path.join(dataDir, 'no-console'),
   MQTT_PORT: String(mqttPort),
   MQTT_HOST: '127.0.0.1',
+  // Every chamber of the load connects from this one address, thousands in the first seconds.
+  MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE: '1000000',
   WORKERS: '1',
 });
 

@@ -211,7 +211,7 @@ const main = async (): Promise<number> => {
     const ownCpuBefore = process.cpuUsage();
     streams.state.recording = true;
     const started = performance.now();
-    const holding = sampleHeld(server.url);
+    const holding = await sampleHeld(server.url);
     const run = ran(await chambers.ask({ type: 'run', mode: 'open', ratePerSecond: settings.ratePerSecond, seconds: settings.durationSeconds }));
     holding.stop();
     streams.state.recording = false;

@@ -43,8 +43,15 @@ export const deviceId = (index: number): string => `OC-${String(index).padStart(
 /** The Level-1 administrator's devices: 0–2, 10–12, 20–22, …: 300 of 1,000, spread over the fleet. */
 export const inScope = (index: number): boolean => index % 10 < 3;
 
+/**
+ * The API's rate limits and the live streams' cap raised out of the way: a benchmark drives one session far
+ * harder than a person (docs/server-auth.md, "Rate limits"), and measures the server, not its limiter.
+ */
+export const UNLIMITED: Env = { API_RATE_PER_MINUTE: '10000000', API_RATE_PER_ADDRESS_PER_MINUTE: '10000000', LIVE_STREAMS_PER_SESSION: '1000' };
+
 /** The server's environment for this data set (the child server gets the same). */
 export const benchEnv = (dataDir: string): Env => ({
+  ...UNLIMITED,
   DATA_DIR: dataDir,
   ADMIN_ACCOUNT: ROOT.Account,
   ADMIN_PASSWORD: ROOT.Code,

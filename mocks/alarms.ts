@@ -135,7 +135,7 @@ const changesOf = (action: AlarmAction, body: Record<string, unknown>, account: 
  * the server words them; an alarm of a device out of the caller's scope is not found. The lists and single
  * reads are the generated REST handlers over the same tables.
  */
-export const alarmHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, scope: MockScope, { history, condition }: MockAlarms) => {
+export const alarmHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, scope: MockScope, { history, condition }: Omit<MockAlarms, 'alarms'>) => {
   const alarms = tables.get('alarms') ?? [];
   const rules = tables.get('alarm-rules') ?? [];
   const bodies = alarmActionBodies();

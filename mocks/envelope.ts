@@ -6,3 +6,6 @@ export const ok = <T>(data: T) => HttpResponse.json({ data, status: 'ok', msg: '
 
 export const fail = (code: Code, msg: string) =>
   HttpResponse.json({ data: null, status: 'fail', msg, code }, { status: HTTP_STATUS[code] });
+
+/** A REST error as the server answers it (server/rest/errors.ts): the HTTP status and `{ message, code }`. */
+export const restFail = (code: Code, message: string) => HttpResponse.json({ message, code }, { status: HTTP_STATUS[code] });

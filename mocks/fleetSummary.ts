@@ -15,19 +15,20 @@ import { alarmsConfig } from '../src/resources/alarms/config';
 import { devicesConfig } from '../src/resources/devices/config';
 import { ordersConfig } from '../src/resources/orders/config';
 import type { WireRecord } from '../src/resources/model';
+import { CODES } from '../src/domain/envelope';
+import { restFail } from './envelope';
 import { badInputMessage, refusalOf, type AccessCheck } from './access';
 import type { MockScope } from './scope';
-import { MOCK_EPOCH } from './seed';
 
 const DAY_MS = 86_400_000;
 
 /**
  * `GET <restBase>/fleet/summary` over the seeded tables, with the server's rules (server/fleet/summary.ts):
- * each figure is the number of records its list filter finds, with the shared list query. The mocked
- * fleet stands at MOCK_EPOCH, the time its seeded readings and orders count back from, so its "today"
- * is the seeded one. Every figure counts the caller's scope only, as its lists do.
+ * each figure is the number of records its list filter finds, with the shared list query, taken at `now`
+ * (the unit tests' mocks stand at their fixed epoch, so their "today" is the seeded one). Every figure
+ * counts the caller's scope only, as its lists do.
  */
-export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<string, WireRecord[]>, check: AccessCheck, scope: MockScope) => {
+export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<string, WireRecord[]>, check: AccessCheck, scope: MockScope, now: () => number) => {
   const table = (name: string) => tables.get(name) ?? [];
   type Counted = typeof devicesConfig | typeof ordersConfig | typeof alarmsConfig;
   const found = (request: Request, config: Counted, filter: ListBody['filter']) =>
@@ -45,11 +46,11 @@ export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<strin
   return [
     http.get(`${restBase}/${FLEET_SUMMARY_PATH}`, ({ request }) => {
       const refusal = refusalOf(request, check, { resource: 'workplace', action: 'list' });
-      if (refusal) return HttpResponse.json({ message: refusal === 'notSignedIn' ? 'not logged in' : 'forbidden' }, { status: refusal === 'notSignedIn' ? 401 : 403 });
+      if (refusal) return refusal === 'notSignedIn' ? restFail(CODES.notSignedIn, 'not logged in') : restFail(CODES.forbidden, 'forbidden');
       const query = fleetSummaryQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-      if (!query.success) return HttpResponse.json({ message: badInputMessage(query.error) }, { status: 400 });
-      const now = MOCK_EPOCH;
-      const day = localDay(now, query.data.tz);
+      if (!query.success) return restFail(CODES.badInput, badInputMessage(query.error));
+      const at = now();
+      const day = localDay(at, query.data.tz);
       const orderFilters = orderFigureFilters(day);
       const counted = (config: Counted, filter: ListBody['filter']) => found(request, config, filter).length;
       const chambers = {
@@ -60,7 +61,7 @@ export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<strin
       };
       const summary: FleetSummary = {
         ...day,
-        at: now,
+        at,
         chambers,
         orders: {
           bookings: counted(ordersConfig, orderFilters.bookings),
@@ -73,7 +74,7 @@ export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<strin
           medium: counted(alarmsConfig, ALARM_FIGURE_FILTERS.medium),
           low: counted(alarmsConfig, ALARM_FIGURE_FILTERS.low),
         },
-        utilisation: utilisationByHour(sessionsOfDay(request, day, now), day, now, chambers.total),
+        utilisation: utilisationByHour(sessionsOfDay(request, day, at), day, at, chambers.total),
       };
       return HttpResponse.json(summary);
     }),

@@ -1,6 +1,8 @@
 import { http, HttpResponse } from 'msw';
 import { HISTORY_READINGS, historyQuerySchema, historyValueOf, type HistoryAnswer, type HistoryBucket, type HistoryQuery, type HistoryReading } from '../src/domain/history';
 import type { WireRecord } from '../src/resources/model';
+import { CODES } from '../src/domain/envelope';
+import { restFail } from './envelope';
 import { badInputMessage, refusalOf, type AccessCheck } from './access';
 import type { MockScope } from './scope';
 
@@ -30,7 +32,6 @@ const planFor = ({ from, to, points }: HistoryQuery, rawSince: number): Plan => 
   return { source: 'rollup', base, end, bucketMs: Math.ceil((end - base) / points / width) * width };
 };
 
-const answer = (status: number, message: string) => HttpResponse.json({ message }, { status });
 
 /** One reading's buckets: those holding at least one value, in time order. */
 const bucketsOf = (rows: readonly WireRecord[], reading: HistoryReading, { base, bucketMs }: Plan): HistoryBucket[] => {
@@ -55,11 +56,11 @@ const bucketsOf = (rows: readonly WireRecord[], reading: HistoryReading, { base,
 export const historyHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, scope: MockScope) => [
   http.get(`${restBase}/devices/:Id/history`, ({ request, params }) => {
     const refusal = refusalOf(request, check, { resource: 'devices', action: 'show' });
-    if (refusal) return refusal === 'notSignedIn' ? answer(401, 'not logged in') : answer(403, 'forbidden');
+    if (refusal) return refusal === 'notSignedIn' ? restFail(CODES.notSignedIn, 'not logged in') : restFail(CODES.forbidden, 'forbidden');
     const query = historyQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-    if (!query.success) return answer(400, badInputMessage(query.error));
+    if (!query.success) return restFail(CODES.badInput, badInputMessage(query.error));
     const Id = String(params.Id);
-    if (!(tables.get('devices') ?? []).some((device) => device.Id === Id) || !scope.seesDevice(request, Id)) return answer(404, 'not found');
+    if (!(tables.get('devices') ?? []).some((device) => device.Id === Id) || !scope.seesDevice(request, Id)) return restFail(CODES.notFound, 'not found');
     const plan = planFor(query.data, Date.now() - RAW_RETENTION_MS);
     // The mocks keep no rollups: a rollup bucket is made from the raw rows it covers, as the rollups were.
     const rows = (tables.get('state-records') ?? []).filter((row) => row.Id === Id && Number(row.Time) >= plan.base && Number(row.Time) < plan.end);

@@ -2,6 +2,7 @@ import { http } from 'msw';
 import { z } from 'zod';
 import { CODES } from '../src/domain/envelope';
 import { SETTINGS_FIELDS } from '../src/domain/mqtt/payloads';
+import { isAboveRating } from '../src/domain/deviceTypes';
 import { DEVICE_COMMANDS } from '../src/resources/devices/config';
 import {
   changePermissionBodySchema,
@@ -65,6 +66,13 @@ export const issueCommandHandlers = (
 ) => {
   const devices = () => tables.get('devices') ?? [];
 
+  /** The server's refusal of a set point above the device type's rating (server/device-types/rating.ts), in its en-US words. */
+  const aboveRating = (device: WireRecord, SP: number | undefined) => {
+    const type = (tables.get('device-types') ?? []).find((candidate) => candidate.id === device.Type);
+    if (SP === undefined || type === undefined || !isAboveRating(SP, Number(type.ratedMaxAta))) return undefined;
+    return fail(CODES.badInput, `SP must be at most ${Number(type.ratedMaxAta)} ATA, the rated maximum of type ${String(type.id)} (${String(type.name)})`);
+  };
+
   /**
    * A device command's body and device, or the answer refusing it, checked in the server's order: the
    * role (50008, 40300), an empty Id (401), the body (40000), the device (40400).
@@ -103,12 +111,15 @@ export const issueCommandHandlers = (
       if (refused) return refused;
       return issue(request, device, { State: body.State }, { type: 'state', State: body.State });
     }),
-    // change_settings: at least one setting. The server keeps no settings of its own (the chamber's
-    // readings report them), so only the device's update time changes; the command holds the settings.
+    // change_settings: at least one setting, SP within the device type's rating. The server keeps no settings
+    // of its own (the chamber's readings report them), so only the device's update time changes; the command
+    // holds the settings.
     http.post(`${base}${DEVICE_COMMANDS.changeSettings}`, async ({ request }) => {
       const { refused, device, body } = await deviceCommand(request, 'changeSettings', changeSettingsBodySchema);
       if (refused) return refused;
       if (!hasSettings(body)) return fail(CODES.badInput, `${SETTINGS_FIELDS.join('/')} cannot be empty`);
+      const refusedAbove = aboveRating(device, body.SP);
+      if (refusedAbove) return refusedAbove;
       return issue(request, device, {}, { type: 'settings', ...settingsOf(body) });
     }),
   ];

@@ -14,23 +14,23 @@ import {
 import { badInputMessage, readJson, type AccessCheck } from './access';
 import { mockAccountOf } from './auth';
 import { fail, ok } from './envelope';
-import { MOCK_EPOCH } from './seed';
+import type { WireRecord } from '../src/resources/model';
 import { upstreamRefusal } from './upstream';
 
 const MINUTE = 60_000;
 
 type Texts = Pick<Message, 'title' | 'subTitle' | 'content'>;
-interface MockMessage extends Omit<Message, keyof Texts> {
+export interface MockMessage extends Omit<Message, keyof Texts> {
   texts: Record<'zh-CN' | 'en-US', Texts>;
 }
 
-/** What the server would have made for a mock account: a few command outcomes and a device assignment. */
-const seedBox = (): MockMessage[] => {
+/** What the server would have made for a mock account: a few command outcomes and a device assignment, on the first devices. */
+const seedBox = (seededAt: number, [one = 'Id-001', two = 'Id-002', three = 'Id-003']: readonly string[]): MockMessage[] => {
   const outcome = (id: number, device: string, minutesAgo: number, status: Message['status'], acked: boolean): MockMessage => ({
     id,
     type: 'message',
     avatar: '',
-    time: MOCK_EPOCH - minutesAgo * MINUTE,
+    time: seededAt - minutesAgo * MINUTE,
     messageType: 'commandOutcome',
     status,
     texts: {
@@ -47,19 +47,19 @@ const seedBox = (): MockMessage[] => {
     },
   });
   return [
-    outcome(1, 'Id-001', 5, MESSAGE_UNREAD, true),
-    outcome(2, 'Id-002', 30, MESSAGE_UNREAD, false),
-    outcome(3, 'Id-003', 240, MESSAGE_READ, true),
+    outcome(1, one, 5, MESSAGE_UNREAD, true),
+    outcome(2, two, 30, MESSAGE_UNREAD, false),
+    outcome(3, three, 240, MESSAGE_READ, true),
     {
       id: 4,
       type: 'message',
       avatar: '',
-      time: MOCK_EPOCH - 26 * 60 * MINUTE,
+      time: seededAt - 26 * 60 * MINUTE,
       messageType: 'deviceAssignment',
       status: MESSAGE_READ,
       texts: {
-        'zh-CN': { title: '您管理的设备有变动', subTitle: '操作人：admin', content: '新分配给您：Id-001, Id-002。' },
-        'en-US': { title: 'Your devices changed', subTitle: 'by admin', content: 'Now yours: Id-001, Id-002.' },
+        'zh-CN': { title: '您管理的设备有变动', subTitle: '操作人：admin', content: `新分配给您：${one}, ${two}。` },
+        'en-US': { title: 'Your devices changed', subTitle: 'by admin', content: `Now yours: ${one}, ${two}.` },
       },
     },
   ];
@@ -78,11 +78,16 @@ const unreadOf = (box: readonly MockMessage[]) => {
  * account has its own seeded box, listed newest first in the caller's language, and marks only its own
  * messages read. Bodies are checked with the server's schemas.
  */
-export const messageHandlers = (base: string, check: AccessCheck) => {
-  const boxes = new Map<string, MockMessage[]>();
+export const messageHandlers = (
+  base: string,
+  check: AccessCheck,
+  seed: { seededAt: number; devices: readonly WireRecord[]; boxes?: Map<string, MockMessage[]> },
+) => {
+  // Given boxes are each account's whole box (none: empty); otherwise each account's is seeded when first read.
+  const boxes = seed.boxes ?? new Map<string, MockMessage[]>();
   const boxOf = (request: Request): MockMessage[] => {
     const account = mockAccountOf(request) ?? '';
-    const box = boxes.get(account) ?? seedBox();
+    const box = boxes.get(account) ?? (seed.boxes ? [] : seedBox(seed.seededAt, seed.devices.map((device) => String(device.Id))));
     boxes.set(account, box);
     return box;
   };

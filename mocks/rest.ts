@@ -3,10 +3,11 @@ import { idFields, recordId, withoutSecrets, type WireRecord } from '../src/reso
 import { applyListQuery, listBodySchema, MAX_PAGE_SIZE, toWireFilter, type ListBody } from '../src/resources/query';
 import { writeSchema } from '../src/resources/schema';
 import type { FormView, ResourceConfig } from '../src/resources/types';
+import { CODES } from '../src/domain/envelope';
+import { restFail } from './envelope';
 import { badInputMessage, readJson, refusalOf, type AccessCheck } from './access';
 import type { MockScope } from './scope';
 
-const answer = (status: number, message: string) => HttpResponse.json({ message }, { status });
 
 const jsonParam = (params: URLSearchParams, name: string, fallback: unknown): unknown => {
   const raw = params.get(name);
@@ -43,8 +44,8 @@ export const restResourceHandlers = (restBase: string, config: ResourceConfig, t
   const url = `${restBase}/${config.adapter === 'rest' && config.path ? config.path : config.name}`;
   const refuse = (request: Request, action: string) => {
     const refusal = refusalOf(request, check, { resource: config.name, action });
-    if (refusal === 'notSignedIn') return answer(401, 'not logged in');
-    return refusal === 'forbidden' ? answer(403, 'forbidden') : undefined;
+    if (refusal === 'notSignedIn') return restFail(CODES.notSignedIn, 'not logged in');
+    return refusal === 'forbidden' ? restFail(CODES.forbidden, 'forbidden') : undefined;
   };
   const indexOf = (request: Request, id: unknown) => {
     const index = table.findIndex((record) => String(recordId(config, record)) === String(id));
@@ -59,7 +60,7 @@ export const restResourceHandlers = (restBase: string, config: ResourceConfig, t
       const refused = refuse(request, 'list');
       if (refused) return refused;
       const body = listBodySchema(config).safeParse(listBodyOf(request.url));
-      if (!body.success) return answer(400, badInputMessage(body.error));
+      if (!body.success) return restFail(CODES.badInput, badInputMessage(body.error));
       const { list, total } = applyListQuery(config, scope.visible(request, config.name, table), body.data as ListBody);
       const start = (body.data.current - 1) * body.data.pageSize;
       return HttpResponse.json(list, { headers: { 'Content-Range': `${config.name} ${start}-${start + list.length - 1}/${total}` } });
@@ -68,13 +69,13 @@ export const restResourceHandlers = (restBase: string, config: ResourceConfig, t
       const refused = refuse(request, 'show');
       if (refused) return refused;
       const index = indexOf(request, params.id);
-      return index < 0 ? answer(404, 'not found') : HttpResponse.json(scope.visible(request, config.name, [table[index] ?? {}])[0]);
+      return index < 0 ? restFail(CODES.notFound, 'not found') : HttpResponse.json(scope.visible(request, config.name, [table[index] ?? {}])[0]);
     }),
     http.post(url, async ({ request }) => {
       const refused = refuse(request, 'create');
       if (refused) return refused;
       const body = await parse(request, 'create');
-      if (!body.success) return answer(400, badInputMessage(body.error));
+      if (!body.success) return restFail(CODES.badInput, badInputMessage(body.error));
       const [idField = 'id'] = idFields(config);
       const record = { [idField]: nextId(), ...withoutSecrets(config, body.data) };
       table.unshift(record);
@@ -84,9 +85,9 @@ export const restResourceHandlers = (restBase: string, config: ResourceConfig, t
       const refused = refuse(request, 'edit');
       if (refused) return refused;
       const index = indexOf(request, params.id);
-      if (index < 0) return answer(404, 'not found');
+      if (index < 0) return restFail(CODES.notFound, 'not found');
       const body = await parse(request, 'edit');
-      if (!body.success) return answer(400, badInputMessage(body.error));
+      if (!body.success) return restFail(CODES.badInput, badInputMessage(body.error));
       const record = { ...table[index], ...withoutSecrets(config, body.data) };
       table[index] = record;
       return HttpResponse.json(record);
@@ -95,7 +96,7 @@ export const restResourceHandlers = (restBase: string, config: ResourceConfig, t
       const refused = refuse(request, 'delete');
       if (refused) return refused;
       const index = indexOf(request, params.id);
-      if (index < 0) return answer(404, 'not found');
+      if (index < 0) return restFail(CODES.notFound, 'not found');
       const [removed] = table.splice(index, 1);
       return HttpResponse.json(removed);
     }),

@@ -8,7 +8,8 @@ import { mockAccountOf, mockLevelOf, type MockCredentials } from './auth';
 /**
  * The mocks' scope (docs/scope.md, "The mocks"): the same model as the server's SQL (src/domain/scope/),
  * over the seeded tables, whatever accounts and fleet the seed holds. The hierarchy is the accounts table
- * (`Account`, its upper administrator `SubAdmin`, `Level`, its devices `DeviceIds`) and the devices table;
+ * (`Account`, its upper administrator `SubAdmin`, `Level`, its devices `DeviceIds`), the sign-in accounts it
+ * does not list, and the devices table;
  * an account is named by its `Account`, as the mocks' accounts have no id of their own.
  */
 
@@ -48,13 +49,19 @@ export interface MockScope {
 export const mockScope = (tables: ReadonlyMap<string, WireRecord[]>, credentials: MockCredentials): MockScope => {
   const accounts = () => tables.get(accountsConfig.name) ?? [];
 
+  // The accounts table, and the sign-in accounts it does not list (the demo's super administrator, for one).
   const hierarchy = (): Hierarchy<string> =>
     hierarchyOf(
-      accounts().map((record) => ({
-        id: String(record.Account),
-        parent: text(record.SubAdmin),
-        level: (isLevel(record.Level) ? record.Level : 3) as Level,
-      })),
+      [
+        ...accounts().map((record) => ({
+          id: String(record.Account),
+          parent: text(record.SubAdmin),
+          level: (isLevel(record.Level) ? record.Level : 3) as Level,
+        })),
+        ...[...credentials]
+          .filter(([account]) => !accounts().some((record) => record.Account === account))
+          .map(([account, credential]) => ({ id: account, parent: credential.SubAdmin, level: credential.Level })),
+      ],
       accounts().flatMap((record) => (Array.isArray(record.DeviceIds) ? record.DeviceIds : []).map((device) => ({ account: String(record.Account), device: String(device) }))),
       (tables.get('devices') ?? []).map((device) => String(device.Id)),
     );
@@ -67,13 +74,13 @@ export const mockScope = (tables: ReadonlyMap<string, WireRecord[]>, credentials
    */
   const viewerOf = (request: Request): ScopeViewer<string> | undefined => {
     const account = mockAccountOf(request);
-    const level = mockLevelOf(request, credentials);
+    const level = mockLevelOf(request);
     if (account === undefined || level === undefined) return undefined;
-    const own = accounts().find((record) => record.Account === account);
-    if (own !== undefined && own.Level === level) return { id: account, level };
-    const ofLevel = accounts().filter((record) => record.Level === level);
-    const stand = own === undefined ? undefined : (ofLevel.find((record) => credentials.has(String(record.Account))) ?? ofLevel[0]);
-    return { id: stand === undefined ? account : String(stand.Account), level };
+    const model = hierarchy();
+    if (model.accounts.get(account)?.level === level) return { id: account, level };
+    const ofLevel = [...model.accounts.values()].filter((candidate) => candidate.level === level);
+    const stand = model.accounts.has(account) ? (ofLevel.find((candidate) => credentials.has(candidate.id)) ?? ofLevel[0]) : undefined;
+    return { id: stand === undefined ? account : stand.id, level };
   };
 
   const visible = (request: Request, resource: string, records: readonly WireRecord[]): WireRecord[] => {

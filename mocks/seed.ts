@@ -15,11 +15,20 @@ const HOUR = 3_600_000;
  * Tables whose records are fixed, not generated, made from the generated ones: the five device types and
  * their alarm rules, as the server's migrations seed them, and a handful of alarms on the first chambers.
  */
-const FIXED_TABLES: Readonly<Record<string, (generated: ReadonlyMap<string, WireRecord[]>) => WireRecord[]>> = {
-  'device-types': () => DEFAULT_DEVICE_TYPES.map((type) => ({ ...type, updatedAt: MOCK_EPOCH })),
-  'alarm-rules': () => seededAlarmRules(MOCK_EPOCH),
-  alarms: (generated) => seededAlarms(generated.get('devices') ?? [], MOCK_EPOCH).alarms,
+const FIXED_TABLES: Readonly<Record<string, (generated: ReadonlyMap<string, WireRecord[]>, epoch: number) => WireRecord[]>> = {
+  'device-types': (_, epoch) => DEFAULT_DEVICE_TYPES.map((type) => ({ ...type, updatedAt: epoch })),
+  'alarm-rules': (_, epoch) => seededAlarmRules(epoch),
+  alarms: (generated, epoch) => seededAlarms(generated.get('devices') ?? [], epoch).alarms,
 };
+
+export interface SeedOptions {
+  /** The time seeded times count back from: MOCK_EPOCH by default. */
+  epoch?: number;
+  /** Tables given whole rather than generated (the demo's devices and accounts); references point into them. */
+  given?: Readonly<Record<string, WireRecord[]>>;
+  /** Per resource, how far apart its records' times are: an hour by default. */
+  stepMs?: Readonly<Record<string, number>>;
+}
 
 /** Whether the mocks seed this resource's records by hand rather than generate them. */
 export const isFixedTable = (name: string): boolean => Object.hasOwn(FIXED_TABLES, name);
@@ -27,8 +36,14 @@ export const isFixedTable = (name: string): boolean => Object.hasOwn(FIXED_TABLE
 const text = (source: string, index: number, { minLength = 0, maxLength }: { minLength?: number; maxLength: number }) =>
   `${source}-${String(index + 1).padStart(3, '0')}`.slice(0, maxLength).padEnd(minLength, '0');
 
+interface Place {
+  index: number;
+  epoch: number;
+  stepMs: number;
+}
+
 /** A value of the field's kind within its limits; id fields are unique by index, times strictly decrease. */
-const valueFor = (field: FieldConfig, source: string, index: number, random: Random, isId: boolean): unknown => {
+const valueFor = (field: FieldConfig, source: string, { index, epoch, stepMs }: Place, random: Random, isId: boolean): unknown => {
   switch (field.kind) {
     case 'text':
       return text(source, index, field);
@@ -43,37 +58,15 @@ const valueFor = (field: FieldConfig, source: string, index: number, random: Ran
     case 'boolean':
       return random() < 0.5;
     case 'datetime':
-      return MOCK_EPOCH - index * HOUR - Math.floor(random() * (HOUR / 2));
+      return epoch - index * stepMs - Math.floor(random() * (stepMs / 2));
     case 'reading':
-      return seededReading(index, random, MOCK_EPOCH - index * HOUR);
+      return seededReading(index, random, epoch - index * stepMs);
     case 'bloodPressure':
       return `${100 + Math.floor(random() * 60)}/${60 + Math.floor(random() * 30)}`;
     case 'reference':
     case 'password':
       return undefined;
   }
-};
-
-/** How many of the seeded chambers the mock client manages: the first ones. */
-export const MOCK_CLIENT_DEVICES = 10;
-
-/**
- * The sign-in accounts close the accounts table, in place of its last three generated ones, in a tree the
- * scope rules (mocks/scope.ts) can read: admin at the root, user under it managing every chamber, client
- * under user managing the first MOCK_CLIENT_DEVICES. The generated accounts keep their generated upper
- * administrators: only a super administrator sees them.
- */
-const placeSignInAccounts = (tables: Map<string, WireRecord[]>): void => {
-  const accounts = tables.get('accounts');
-  if (accounts === undefined || accounts.length < 3) return;
-  const devices = (tables.get('devices') ?? []).map((device) => device.Id);
-  accounts.splice(
-    -3,
-    3,
-    { Account: 'admin', SubId: null, Level: 0, SubAdmin: null, DeviceIds: [] },
-    { Account: 'user', SubId: 1, Level: 1, SubAdmin: 'admin', DeviceIds: devices },
-    { Account: 'client', SubId: 2, Level: 3, SubAdmin: 'user', DeviceIds: devices.slice(0, MOCK_CLIENT_DEVICES) },
-  );
 };
 
 const pick = (ids: readonly RecordId[], random: Random) => ids[Math.floor(random() * ids.length)];
@@ -83,20 +76,22 @@ const pick = (ids: readonly RecordId[], random: Random) => ids[Math.floor(random
  * kind and limits (the seed test checks them against the resource schema); references point at
  * seeded records of the referenced resource.
  */
-export const seedTables = (configs: readonly ResourceConfig[]): Map<string, WireRecord[]> => {
-  const generatedConfigs = configs.filter((config) => !isFixedTable(config.name));
-  const tables = new Map(
-    generatedConfigs.map((config) => {
+export const seedTables = (configs: readonly ResourceConfig[], { epoch = MOCK_EPOCH, given = {}, stepMs = {} }: SeedOptions = {}): Map<string, WireRecord[]> => {
+  const generatedConfigs = configs.filter((config) => !isFixedTable(config.name) && !Object.hasOwn(given, config.name));
+  const tables = new Map([
+    ...Object.entries(given),
+    ...generatedConfigs.map((config): [string, WireRecord[]] => {
       const random = seededRandomFor(config.name);
       const ids = idFields(config);
+      const step = stepMs[config.name] ?? HOUR;
       const records = Array.from({ length: MOCK_TOTAL }, (_, index) =>
         Object.fromEntries(
-          readableEntries(config).map(([source, field]) => [source, valueFor(field, source, index, random, ids.includes(source))]),
+          readableEntries(config).map(([source, field]) => [source, valueFor(field, source, { index, epoch, stepMs: step }, random, ids.includes(source))]),
         ),
       );
       return [config.name, records];
     }),
-  );
+  ]);
   for (const config of generatedConfigs) {
     const random = seededRandomFor(`${config.name}:references`);
     for (const [source, field] of fieldEntries(config)) {
@@ -110,8 +105,7 @@ export const seedTables = (configs: readonly ResourceConfig[]): Map<string, Wire
       }
     }
   }
-  for (const config of configs) if (isFixedTable(config.name)) tables.set(config.name, FIXED_TABLES[config.name]?.(tables) ?? []);
-  placeSignInAccounts(tables);
+  for (const config of configs) if (isFixedTable(config.name)) tables.set(config.name, FIXED_TABLES[config.name]?.(tables, epoch) ?? []);
   // In the registry's order, as the callers list them.
   return new Map(configs.map((config) => [config.name, tables.get(config.name) ?? []]));
 };

@@ -35,11 +35,17 @@ const simulatorArgs = (config: Config, argv: string[]): { args: string[]; device
     },
     strict: true,
   });
-  const mqtt =
-    config.mqtt.kind === 'embedded' ? `mqtt://${reachable(config.mqtt.host)}:${config.mqtt.port}` : config.mqtt.url;
+  const target = config.mqtt;
+  // With MQTT_PLAIN=off the chambers connect over TLS, trusting the broker's own certificate (a test one, in a demo).
+  const broker =
+    target.kind === 'external'
+      ? ['--mqtt', target.url]
+      : target.plain || target.tls === null
+        ? ['--mqtt', `mqtt://${reachable(target.host)}:${target.port}`]
+        : ['--mqtt', `mqtts://${reachable(target.host)}:${target.tls.port}`, '--ca', target.tls.certFile];
   const server = `http://${reachable(config.host)}:${config.port}`;
   const args = Object.entries(values).flatMap(([name, value]) => [`--${name}`, String(value)]);
-  return { args: ['--server', server, '--mqtt', mqtt, ...args], devices: Number(values.devices) };
+  return { args: ['--server', server, ...broker, ...args], devices: Number(values.devices) };
 };
 
 /** A child in its own process group, so a terminal's Ctrl-C reaches it once, from here. */

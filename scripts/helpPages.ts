@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
 import { LOCALES, type Locale } from '../src/domain/locales';
-import { helpPage } from './markdown';
+import { HELP_STYLES, helpPage } from './markdown';
 
 /** The help documents in English; each language's version sits beside it (`faq.md`, `faq.zh-CN.md`). */
 const DOCUMENTS: Record<string, string> = { 'guide.html': 'operator-guide', 'faq.html': 'faq' };
@@ -31,10 +31,14 @@ export const HELP_PAGES: Record<string, { document: string; locale: Locale }> = 
  */
 const LINKS: Record<string, string> = Object.fromEntries(Object.entries(DOCUMENTS).map(([page, name]) => [`${name}.md`, page]));
 
+/** The pages' one stylesheet, beside the language folders. */
+const STYLESHEET = 'help/help.css';
+
 const render = ({ document, locale }: { document: string; locale: Locale }): string =>
-  helpPage(readFileSync(document, 'utf8'), { links: LINKS, lang: locale, site: LANGUAGES[locale].site });
+  helpPage(readFileSync(document, 'utf8'), { links: LINKS, lang: locale, site: LANGUAGES[locale].site, stylesheet: '../help.css' });
 
 export const renderHelpPage = (address: string): string | undefined => {
+  if (address === STYLESHEET) return HELP_STYLES;
   const page = HELP_PAGES[address];
   return page && render(page);
 };
@@ -47,13 +51,15 @@ export const helpPages = (): Plugin => ({
   name: 'oxygen-help-pages',
   configureServer(server) {
     server.middlewares.use((request, response, next) => {
-      const page = renderHelpPage((request.url ?? '').split('?')[0]?.replace(/^\//, '') ?? '');
+      const address = (request.url ?? '').split('?')[0]?.replace(/^\//, '') ?? '';
+      const page = renderHelpPage(address);
       if (!page) return next();
-      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.setHeader('content-type', address === STYLESHEET ? 'text/css; charset=utf-8' : 'text/html; charset=utf-8');
       response.end(page);
     });
   },
   generateBundle() {
+    this.emitFile({ type: 'asset', fileName: STYLESHEET, source: HELP_STYLES });
     for (const [address, page] of Object.entries(HELP_PAGES)) {
       this.emitFile({ type: 'asset', fileName: address, source: render(page) });
     }

@@ -66,10 +66,22 @@ export const markdownToHtml = (markdown: string, links: Record<string, string> =
     .join('\n');
 
 /**
- * A whole page in the language `lang`: the document's first heading, then the console's name in that
- * language (`site`), is its title.
+ * The help pages' look, a file of its own (`stylesheet`): the Content-Security-Policy allows no inline
+ * style on them.
  */
-export const helpPage = (markdown: string, { links, lang, site }: { links: Record<string, string>; lang: string; site: string }): string => {
+export const HELP_STYLES = `body { font: 16px/1.6 system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #1d2129; }
+h1, h2 { color: #165dff; } h2 { margin-top: 2rem; border-bottom: 1px solid #e5e6eb; }
+code { background: #f2f3f5; padding: 0 0.25rem; border-radius: 3px; } a { color: #165dff; }
+`;
+
+/**
+ * A whole page in the language `lang`: the document's first heading, then the console's name in that
+ * language (`site`), is its title; `stylesheet` is the address of HELP_STYLES relative to the page.
+ */
+export const helpPage = (
+  markdown: string,
+  { links, lang, site, stylesheet }: { links: Record<string, string>; lang: string; site: string; stylesheet: string },
+): string => {
   const title = HEADING.exec(markdown.split('\n')[0] ?? '')?.[2] ?? site;
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
@@ -77,11 +89,7 @@ export const helpPage = (markdown: string, { links, lang, site }: { links: Recor
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${escapeHtml(site)}</title>
-<style>
-body { font: 16px/1.6 system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #1d2129; }
-h1, h2 { color: #165dff; } h2 { margin-top: 2rem; border-bottom: 1px solid #e5e6eb; }
-code { background: #f2f3f5; padding: 0 0.25rem; border-radius: 3px; } a { color: #165dff; }
-</style>
+<link rel="stylesheet" href="${escapeHtml(stylesheet)}">
 </head>
 <body>
 ${markdownToHtml(markdown, links)}

@@ -1,12 +1,14 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createPasswordHasher } from './auth/passwords';
 import { authPlugin } from './auth/plugin';
+import { rateLimitPlugin } from './auth/rateLimit';
 import type { Config } from './config';
 import { consolePlugin } from './console/plugin';
 import type { AppContext } from './context';
 import { createDatabase } from './db/database';
 import { databasePlugin } from './db/plugin';
 import { healthPlugin } from './health';
+import { noStorePlugin } from './http/noStore';
 import { errorHandler, httpPlugin } from './http/plugin';
 import { createLiveFeed } from './live/feed';
 import { loggerOptions } from './logger';
@@ -16,6 +18,7 @@ import { commandSweeperPlugin } from './commands/sweeper';
 import { retentionSweeperPlugin } from './history/retention';
 import { orderSweeperPlugin } from './orders/sweeper';
 import { REST_PREFIX, restPlugin } from './rest/plugin';
+import { securityHeadersPlugin } from './security/headers';
 import { upstreamPlugin } from './upstream';
 
 export interface BuildAppOptions {
@@ -56,7 +59,11 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1024 * 1024,
     // A malformed URL (`/upstream/%ZZ`) fails before routing: answer it like any bad input, in the envelope.
-    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void errorHandler(error, request, reply),
+    // No hook runs for it, so it gets its security headers here.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      request.server.applySecurityHeaders(reply.raw);
+      void errorHandler(error, request, reply);
+    },
   };
   const app: FastifyInstance =
     logger === false || writesNothing(logger, config)
@@ -79,12 +86,17 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
   };
   app.decorate('ctx', ctx);
 
+  // First: its hook gives every response, error and live stream included, the security headers.
+  void app.register(securityHeadersPlugin, { behindTls: config.behindTls });
   void app.register(databasePlugin, { database });
   void app.register(orderSweeperPlugin);
   void app.register(commandSweeperPlugin, { timeoutSeconds: config.commandTimeoutSeconds });
   void app.register(retentionSweeperPlugin);
   void app.register(httpPlugin);
   void app.register(authPlugin);
+  void app.register(noStorePlugin);
+  // Before the routes: it limits the routes registered after it.
+  void app.register(rateLimitPlugin);
   void app.register(healthPlugin);
   void app.register(upstreamPlugin, { prefix: config.apiPrefix });
   void app.register(restPlugin, { prefix: REST_PREFIX });

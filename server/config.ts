@@ -2,8 +2,12 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SHELVE_MAX_MINUTES } from '../src/domain/alarms/rules';
+import { brokerAddressOf, type BrokerAddress } from '../src/domain/mqtt/connection';
 import { isDeviceId, SERVER_SHARE_GROUP } from '../src/domain/mqtt/topics';
-import { passwordProblem } from '../src/domain/password';
+import { PASSWORD_MAX } from '../src/domain/auth';
+import { DEFAULT_PASSWORD_MIN_LENGTH, passwordProblem } from '../src/domain/password';
+import { isCommonPassword } from '../src/domain/commonPasswords';
+import { DEMO_ADMIN } from '../src/domain/demo';
 
 /**
  * The server's configuration, read from environment variables (README.md, "Configuration").
@@ -17,13 +21,15 @@ const SQLITE_SYNCHRONOUS_MODES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];
 
 /** Demo accounts' passwords are shown in the README; in demo mode the super administrator gets this one. */
-export const DEMO_ADMIN_PASSWORD = 'Admin2026';
+export const DEMO_ADMIN_PASSWORD = DEMO_ADMIN.password;
 
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 /** MQTT_PORT's default (README.md, "Configuration"); `--demo` uses the next port, since a development machine's own Mosquitto often holds 1883. */
 export const DEFAULT_MQTT_PORT = 1883;
 const DEMO_MQTT_PORT = 1884;
+/** MQTT_TLS_PORT's default: MQTT over TLS's registered port. */
+export const DEFAULT_MQTT_TLS_PORT = 8883;
 
 /** How long a chamber has to acknowledge a command (docs/commands.md). */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 10;
@@ -33,7 +39,17 @@ export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 10;
  * one it is a client of (MQTT_URL). `url` never carries credentials: they are in `username`/`password`.
  */
 export type MqttTarget =
-  | { kind: 'embedded'; port: number; host: string }
+  | {
+      kind: 'embedded';
+      /** The plain listener's port (MQTT_PORT); with `plain` false only cluster workers use it, on 127.0.0.1. */
+      port: number;
+      host: string;
+      /** MQTT_PLAIN: devices may connect without TLS. */
+      plain: boolean;
+      /** MQTT_TLS_CERT, MQTT_TLS_KEY (absolute paths) and MQTT_TLS_PORT: the TLS listener, when set. */
+      tls: { port: number; certFile: string; keyFile: string } | null;
+      limits: BrokerLimits;
+    }
   | {
       kind: 'external';
       url: string;
@@ -43,6 +59,16 @@ export type MqttTarget =
       /** The shared subscription group that splits device messages between the server's instances. */
       shareGroup: string;
     };
+
+/** The embedded broker's limits on its clients (docs/mqtt.md, "Limits"). */
+export interface BrokerLimits {
+  /** MQTT_CONNECTIONS_PER_DEVICE: connections one device may hold at once. */
+  connectionsPerDevice: number;
+  /** MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE: new connections one address may open per minute (in a burst, then evenly). */
+  connectsPerAddressPerMinute: number;
+  /** MQTT_LOGIN_FAILURES_PER_HOUR: refused sign-ins per address and username in the last hour before that pair is refused unchecked. */
+  loginFailuresPerHour: number;
+}
 
 export interface Config {
   port: number;
@@ -63,10 +89,23 @@ export interface Config {
   tokenMaxHours: number;
   /** log2 of scrypt's N. */
   scryptCost: number;
+  /** Failed sign-ins of one account from all addresses but those it signed in from lately. */
   loginFailuresPerAccountPerHour: number;
   loginFailuresPerAddressPerHour: number;
+  /** Failed sign-ins of one account from one address. */
+  loginFailuresPerPairPerHour: number;
+  /** The shortest password a person may choose (docs/server-auth.md, "Passwords"). */
+  passwordMinLength: number;
+  /** API calls a session may make per minute (more answer 42900). */
+  apiRatePerMinute: number;
+  /** API calls without a live session one address may make per minute. */
+  apiRatePerAddressPerMinute: number;
+  /** Live streams one session may hold open at once. */
+  liveStreamsPerSession: number;
   /** Fastify's trustProxy: false, true, a hop count or a list of addresses/CIDRs. */
   trustProxy: boolean | number | string;
+  /** BEHIND_TLS: browsers reach the server over HTTPS (a TLS proxy in front), so HSTS is sent. */
+  behindTls: boolean;
   /** A booking not used within this many minutes after its booking time (SetT) expires. */
   orderExpiryMinutes: number;
   /** A command a chamber has not acknowledged within this many seconds is reported as unanswered. */
@@ -82,6 +121,12 @@ export interface Config {
   /** Processes answering HTTP on the one port (node:cluster); 1: the server process itself. */
   workers: number;
   mqtt: MqttTarget;
+  /**
+   * Where chambers reach the broker, when that is not what the server sees (a broker behind another name or a
+   * TLS proxy): the connection example shown with a new secret (docs/server-devices.md). Unset: the external
+   * broker's MQTT_URL, or the embedded broker's port on the host the console was reached by.
+   */
+  mqttPublicUrl: BrokerAddress | undefined;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -140,6 +185,22 @@ const text = (fallback: string) =>
     .optional()
     .transform((value) => value ?? fallback);
 
+const FLAG_VALUES: Record<string, boolean> = { true: true, on: true, yes: true, '1': true, false: false, off: false, no: false, '0': false };
+
+const flag = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return false;
+      const parsed = FLAG_VALUES[value.trim().toLowerCase()];
+      if (parsed === undefined) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be true or false (got "${value}")` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
 const optionalText = z
   .string()
   .optional()
@@ -181,18 +242,8 @@ const envSchema = z.object({
     .refine((value) => value.length >= 1 && value.length <= 64, {
       message: 'ADMIN_ACCOUNT must be 1 to 64 characters',
     }),
-  ADMIN_PASSWORD: z
-    .string()
-    .optional()
-    .superRefine((value, ctx) => {
-      const problem = value === undefined ? null : passwordProblem(value);
-      if (problem !== null) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `ADMIN_PASSWORD is not acceptable (${problem}): it needs at least 6 characters, no spaces, upper and lower case letters and digits`,
-        });
-      }
-    }),
+  // Checked against the password rule in loadConfig, which knows PASSWORD_MIN_LENGTH.
+  ADMIN_PASSWORD: z.string().optional(),
   CONSOLE_DIR: text('dist/console'),
   LOG_LEVEL: oneOf('LOG_LEVEL', LOG_LEVELS, 'info', (v) => v.toLowerCase()),
   SQLITE_SYNCHRONOUS: oneOf('SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS_MODES, 'NORMAL', (v) => v.toUpperCase()),
@@ -201,6 +252,11 @@ const envSchema = z.object({
   SCRYPT_COST: integer('SCRYPT_COST', 17, 10, 20),
   LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: integer('LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR', 100, 1, 1_000_000),
   LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: integer('LOGIN_FAILURES_PER_ADDRESS_PER_HOUR', 300, 1, 1_000_000),
+  LOGIN_FAILURES_PER_PAIR_PER_HOUR: integer('LOGIN_FAILURES_PER_PAIR_PER_HOUR', 20, 1, 1_000_000),
+  PASSWORD_MIN_LENGTH: integer('PASSWORD_MIN_LENGTH', DEFAULT_PASSWORD_MIN_LENGTH, 8, PASSWORD_MAX),
+  API_RATE_PER_MINUTE: integer('API_RATE_PER_MINUTE', 1200, 1, 10_000_000),
+  API_RATE_PER_ADDRESS_PER_MINUTE: integer('API_RATE_PER_ADDRESS_PER_MINUTE', 600, 1, 10_000_000),
+  LIVE_STREAMS_PER_SESSION: integer('LIVE_STREAMS_PER_SESSION', 8, 1, 1000),
   ORDER_EXPIRY_MINUTES: integer('ORDER_EXPIRY_MINUTES', 30, 1, 7 * 24 * 60),
   COMMAND_TIMEOUT_SECONDS: integer('COMMAND_TIMEOUT_SECONDS', DEFAULT_COMMAND_TIMEOUT_SECONDS, 1, 3600),
   RAW_RETENTION_DAYS: integer('RAW_RETENTION_DAYS', 30, 1, 36_500),
@@ -211,6 +267,24 @@ const envSchema = z.object({
   // Defaults are applied in loadConfig: MQTT_PORT's depends on --demo, and each only applies without MQTT_URL.
   MQTT_PORT: optionalInteger('MQTT_PORT', 0, 65535),
   MQTT_HOST: optionalText,
+  MQTT_TLS_CERT: optionalText,
+  MQTT_TLS_KEY: optionalText,
+  MQTT_TLS_PORT: optionalInteger('MQTT_TLS_PORT', 0, 65535),
+  MQTT_PLAIN: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const normalised = value?.trim().toLowerCase();
+      if (normalised === undefined) return undefined;
+      if (normalised !== 'on' && normalised !== 'off') {
+        ctx.addIssue({ code: 'custom', message: `MQTT_PLAIN must be on or off (got "${value}")` });
+        return z.NEVER;
+      }
+      return normalised === 'on';
+    }),
+  MQTT_CONNECTIONS_PER_DEVICE: optionalInteger('MQTT_CONNECTIONS_PER_DEVICE', 1, 100),
+  MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE: optionalInteger('MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE', 1, 1_000_000),
+  MQTT_LOGIN_FAILURES_PER_HOUR: optionalInteger('MQTT_LOGIN_FAILURES_PER_HOUR', 1, 1_000_000),
   MQTT_URL: z
     .string()
     .optional()
@@ -232,6 +306,18 @@ const envSchema = z.object({
       }
       return url;
     }),
+  MQTT_PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const address = URL.canParse(value.trim()) ? brokerAddressOf(new URL(value.trim())) : undefined;
+      if (address === undefined) {
+        ctx.addIssue({ code: 'custom', message: `MQTT_PUBLIC_URL must be a URL such as mqtts://broker.example.com:8883 (mqtt, mqtts, ws or wss) (got "${value}")` });
+        return z.NEVER;
+      }
+      return address;
+    }),
   MQTT_USERNAME: optionalText,
   MQTT_PASSWORD: z.string().optional(),
   MQTT_CLIENT_ID: optionalText.refine((value) => value === undefined || (CLIENT_ID_PATTERN.test(value) && !isDeviceId(value)), {
@@ -251,6 +337,7 @@ const envSchema = z.object({
       if (/^\d+$/.test(trimmed)) return Number(trimmed);
       return value?.trim() ?? false;
     }),
+  BEHIND_TLS: flag('BEHIND_TLS'),
 });
 
 /** The variables read, in documentation order. */
@@ -258,17 +345,59 @@ const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof typeof envSchema
 
 type ParsedEnv = z.output<typeof envSchema>;
 
-const EMBEDDED_ONLY = ['MQTT_PORT', 'MQTT_HOST'] as const;
+const EMBEDDED_ONLY = [
+  'MQTT_PORT',
+  'MQTT_HOST',
+  'MQTT_TLS_CERT',
+  'MQTT_TLS_KEY',
+  'MQTT_TLS_PORT',
+  'MQTT_PLAIN',
+  'MQTT_CONNECTIONS_PER_DEVICE',
+  'MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE',
+  'MQTT_LOGIN_FAILURES_PER_HOUR',
+] as const;
+
+/** The embedded broker's limits by default (README.md, "Configuration"). */
+export const DEFAULT_BROKER_LIMITS: BrokerLimits = { connectionsPerDevice: 2, connectsPerAddressPerMinute: 300, loginFailuresPerHour: 10 };
+
+/** The embedded broker's listeners and limits, or the problems with them. */
+const embeddedTarget = (env: ParsedEnv, options: LoadConfigOptions, cwd: string): MqttTarget | string[] => {
+  const port = env.MQTT_PORT ?? (options.demo === true ? DEMO_MQTT_PORT : DEFAULT_MQTT_PORT);
+  const plain = env.MQTT_PLAIN ?? true;
+  const { MQTT_TLS_CERT: cert, MQTT_TLS_KEY: key } = env;
+  const problems: string[] = [];
+  if (cert !== undefined && key === undefined) problems.push('MQTT_TLS_KEY must be set with MQTT_TLS_CERT: the TLS listener needs the certificate and its private key');
+  if (key !== undefined && cert === undefined) problems.push('MQTT_TLS_CERT must be set with MQTT_TLS_KEY: the TLS listener needs the certificate and its private key');
+  const tlsSet = cert !== undefined && key !== undefined;
+  if (!tlsSet && env.MQTT_TLS_PORT !== undefined) problems.push('MQTT_TLS_PORT is the TLS listener\'s: set MQTT_TLS_CERT and MQTT_TLS_KEY too, or unset MQTT_TLS_PORT');
+  if (!tlsSet && !plain && cert === undefined && key === undefined) {
+    problems.push('MQTT_PLAIN=off leaves the broker no listener: set MQTT_TLS_CERT and MQTT_TLS_KEY so devices connect over TLS');
+  }
+  const tlsPort = env.MQTT_TLS_PORT ?? DEFAULT_MQTT_TLS_PORT;
+  if (tlsSet && plain && tlsPort !== 0 && tlsPort === port) problems.push(`MQTT_TLS_PORT must differ from MQTT_PORT (both ${port})`);
+  if (problems.length > 0) return problems;
+  return {
+    kind: 'embedded',
+    port,
+    host: env.MQTT_HOST ?? '0.0.0.0',
+    plain,
+    tls: tlsSet ? { port: tlsPort, certFile: path.resolve(cwd, cert), keyFile: path.resolve(cwd, key) } : null,
+    limits: {
+      connectionsPerDevice: env.MQTT_CONNECTIONS_PER_DEVICE ?? DEFAULT_BROKER_LIMITS.connectionsPerDevice,
+      connectsPerAddressPerMinute: env.MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE ?? DEFAULT_BROKER_LIMITS.connectsPerAddressPerMinute,
+      loginFailuresPerHour: env.MQTT_LOGIN_FAILURES_PER_HOUR ?? DEFAULT_BROKER_LIMITS.loginFailuresPerHour,
+    },
+  };
+};
 const EXTERNAL_ONLY = ['MQTT_USERNAME', 'MQTT_PASSWORD', 'MQTT_CLIENT_ID', 'MQTT_SHARE_GROUP'] as const;
 
 /** The broker from the MQTT_* variables, or the problems with them. */
-const mqttTarget = (env: ParsedEnv, options: LoadConfigOptions): MqttTarget | string[] => {
+const mqttTarget = (env: ParsedEnv, options: LoadConfigOptions, cwd: string): MqttTarget | string[] => {
   const url = env.MQTT_URL;
   if (url === undefined) {
     const stray = EXTERNAL_ONLY.filter((name) => env[name] !== undefined);
     if (stray.length > 0) return stray.map((name) => `${name} applies to an external broker only: set MQTT_URL too, or unset ${name}`);
-    const port = env.MQTT_PORT ?? (options.demo === true ? DEMO_MQTT_PORT : DEFAULT_MQTT_PORT);
-    return { kind: 'embedded', port, host: env.MQTT_HOST ?? '0.0.0.0' };
+    return embeddedTarget(env, options, cwd);
   }
   const problems: string[] = [];
   for (const name of EMBEDDED_ONLY) {
@@ -317,8 +446,15 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     );
   }
   const env2 = parsed.data;
-  const mqtt = mqttTarget(env2, options);
+  const mqtt = mqttTarget(env2, options, cwd);
   if (Array.isArray(mqtt)) throw new ConfigError(mqtt);
+  const adminProblem =
+    env2.ADMIN_PASSWORD === undefined ? null : passwordProblem(env2.ADMIN_PASSWORD, { minLength: env2.PASSWORD_MIN_LENGTH, isCommon: isCommonPassword });
+  if (adminProblem !== null) {
+    throw new ConfigError([
+      `ADMIN_PASSWORD is not acceptable (${adminProblem}): it needs at least ${env2.PASSWORD_MIN_LENGTH} characters (PASSWORD_MIN_LENGTH), no spaces, upper and lower case letters and digits, and must not be a common password`,
+    ]);
+  }
   const dataDir = path.resolve(cwd, env2.DATA_DIR);
   return {
     port: env2.PORT,
@@ -339,7 +475,13 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     scryptCost: env2.SCRYPT_COST,
     loginFailuresPerAccountPerHour: env2.LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR,
     loginFailuresPerAddressPerHour: env2.LOGIN_FAILURES_PER_ADDRESS_PER_HOUR,
+    loginFailuresPerPairPerHour: env2.LOGIN_FAILURES_PER_PAIR_PER_HOUR,
+    passwordMinLength: env2.PASSWORD_MIN_LENGTH,
+    apiRatePerMinute: env2.API_RATE_PER_MINUTE,
+    apiRatePerAddressPerMinute: env2.API_RATE_PER_ADDRESS_PER_MINUTE,
+    liveStreamsPerSession: env2.LIVE_STREAMS_PER_SESSION,
     trustProxy: env2.TRUST_PROXY,
+    behindTls: env2.BEHIND_TLS,
     orderExpiryMinutes: env2.ORDER_EXPIRY_MINUTES,
     commandTimeoutSeconds: env2.COMMAND_TIMEOUT_SECONDS,
     rawRetentionDays: env2.RAW_RETENTION_DAYS,
@@ -348,13 +490,14 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     alarmShelveMaxMinutes: env2.ALARM_SHELVE_MAX_MINUTES,
     workers: env2.WORKERS,
     mqtt,
+    mqttPublicUrl: env2.MQTT_PUBLIC_URL,
   };
 };
 
 /** The broker, for logs (an external broker's URL never carries its password: see MqttTarget). */
 export const describeMqtt = (target: MqttTarget): string =>
   target.kind === 'embedded'
-    ? `embedded broker on ${target.host}:${target.port}`
+    ? `embedded broker on ${[target.plain ? `${target.host}:${target.port}` : undefined, target.tls === null ? undefined : `${target.host}:${target.tls.port} (TLS)`].filter(Boolean).join(' and ')}`
     : `external broker ${target.url}${target.username === undefined ? '' : ` as ${target.username}`} (client id ${target.clientId})`;
 
 /** A PostgreSQL URL with its password masked, for logs. */

@@ -61,9 +61,14 @@ const readyUrl = (config: Config, port: number): string => {
   return `http://${host}:${port}/`;
 };
 
-/** The broker for the "ready at" line: the embedded one's real port (MQTT_PORT may be 0). */
-const mqttNote = (config: Config, app: FastifyInstance | undefined): string =>
-  config.mqtt.kind === 'embedded' ? `MQTT broker on port ${app?.mqtt.port ?? config.mqtt.port}` : `MQTT ${describeMqtt(config.mqtt)}`;
+/** The broker for the "ready at" line: the embedded one's real ports (MQTT_PORT, MQTT_TLS_PORT may be 0). */
+const mqttNote = (config: Config, app: FastifyInstance | undefined): string => {
+  const target = config.mqtt;
+  if (target.kind !== 'embedded') return `MQTT ${describeMqtt(target)}`;
+  const plain = target.plain ? `port ${app?.mqtt.port ?? target.port}` : undefined;
+  const tls = target.tls === null ? undefined : `TLS port ${app?.mqtt.tlsPort ?? target.tls.port}`;
+  return `MQTT broker on ${[plain, tls].filter(Boolean).join(' and ')}${target.plain ? '' : ' (plain MQTT off)'}`;
+};
 
 const failure = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -1,27 +1,18 @@
 import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
-import { ACCOUNT_CALLS, accountsConfig } from '../src/resources/accounts/config';
+import { UPSTREAM_ALIASES } from '../src/resources/accounts/calls';
 import { accountRoutes } from './accounts/routes';
 import { authRoutes } from './auth/routes';
 import { deviceRoutes } from './devices/routes';
 import { upstreamNotFound } from './http/plugin';
-import { registerListRoute, upstreamPath } from './lists/route';
+import { registerListRoute } from './lists/route';
 import { messageRoutes } from './messages/routes';
 import { servedBy } from './resources/registry';
 
-/**
- * Other names of calls, alias → call, both relative to API_PREFIX. The old console names createUser,
- * resetUserPwd, getUserInfo and updateUserPwd without details (point 7); they are the same calls as
- * add_Admin, Admin_reset_Code, /api/user/info and self_reset_Code: same schema, guards and handler.
- */
-export const UPSTREAM_ALIASES: Readonly<Record<string, string>> = {
-  '/createUser': upstreamPath(accountsConfig, 'create'),
-  '/resetUserPwd': ACCOUNT_CALLS.resetPassword,
-  '/getUserInfo': '/api/user/info',
-  '/updateUserPwd': ACCOUNT_CALLS.changeOwnPassword,
-};
-
-interface AliasConfig {
-  aliasOf?: string;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on an alias's copy of its call. */
+    aliasOf?: string;
+  }
 }
 
 /**
@@ -37,7 +28,7 @@ const aliasRoutes = (app: FastifyInstance, aliases: Readonly<Record<string, stri
   }
   const seen = new Set<string>();
   app.addHook('onRoute', function (route) {
-    if ((route.config as AliasConfig | undefined)?.aliasOf !== undefined) return;
+    if (route.config?.aliasOf !== undefined) return;
     const names = aliasesOf.get(route.url);
     if (names === undefined) return;
     if (route.prefix !== app.prefix) throw new Error(`aliases of ${route.url}: the call must be registered without its own prefix`);
@@ -59,7 +50,7 @@ const aliasRoutes = (app: FastifyInstance, aliases: Readonly<Record<string, stri
 /**
  * The upstream contract, registered under API_PREFIX: one route plugin per concern with calls of its own
  * (sign-in, accounts, devices, the message box), every list from the registry
- * (server/resources/registry.ts), plus the aliases above. Unknown paths under the prefix answer 40400.
+ * (server/resources/registry.ts), plus the aliases of src/resources/accounts/calls.ts. Unknown paths under the prefix answer 40400.
  */
 export const upstreamPlugin: FastifyPluginAsync = async (app) => {
   app.setNotFoundHandler(upstreamNotFound);

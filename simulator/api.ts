@@ -4,7 +4,7 @@ import { DEVICE_PERMISSIONS, DEVICE_STATES } from '../src/domain/devices';
 /**
  * The simulator's calls to the server, as an administrator would make them: the upstream contract
  * (sign-in, the device, state-record and order lists, change_permission) and the REST API (registration,
- * secret rotation). A lost session (50008 / HTTP 401) signs in again once.
+ * secret rotation, the device types' ratings). A lost session (50008 / HTTP 401) signs in again once.
  */
 
 export interface Log {
@@ -65,6 +65,7 @@ const listOf = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item),
 const envelopeSchema = z.object({ data: z.unknown(), code: z.number(), msg: z.string().optional() });
 const signInSchema = z.object({ State: z.boolean(), token: z.string().optional(), mustChangeCode: z.boolean().optional() });
 const withSecretSchema = z.object({ Id: z.string(), secret: z.string() });
+const deviceTypesSchema = z.array(z.object({ id: z.number(), ratedMaxAta: z.number() }));
 
 export interface NewDevice {
   Id: string;
@@ -122,6 +123,12 @@ export class ServerApi {
     return withSecretSchema.parse(await this.rest(`/devices/${encodeURIComponent(deviceId)}/secret`, {})).secret;
   }
 
+  /** Each device type's rated maximum pressure (`GET /api/v1/device-types`), as the server holds them now. */
+  async ratedMaxima(): Promise<Map<number, number>> {
+    const types = deviceTypesSchema.parse(await this.rest('/device-types'));
+    return new Map(types.map((type) => [type.id, type.ratedMaxAta]));
+  }
+
   /** Opens a device for use (`order/change_permission`). */
   async openDevice(deviceId: string): Promise<void> {
     await this.upstream('/order/change_permission', { Id: deviceId, Permission: 'Open' });
@@ -170,10 +177,11 @@ export class ServerApi {
     return envelope.data;
   }
 
-  /** A POST to the REST API under /api/v1; answers the body. */
-  private async rest(path: string, body: unknown, again = true): Promise<unknown> {
+  /** A POST (with `body`) or a GET (without) to the REST API under /api/v1; answers the body. */
+  private async rest(path: string, body?: unknown, again = true): Promise<unknown> {
     if (this.token === null) await this.signIn();
-    const response = await fetch(`${this.base}/api/v1${path}`, { method: 'POST', headers: this.headers(), body: JSON.stringify(body) });
+    const request = body === undefined ? { method: 'GET', headers: this.headers() } : { method: 'POST', headers: this.headers(), body: JSON.stringify(body) };
+    const response = await fetch(`${this.base}/api/v1${path}`, request);
     if (response.status === 401 && again) {
       await this.signIn();
       return this.rest(path, body, false);

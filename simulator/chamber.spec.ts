@@ -5,6 +5,9 @@ import { type Command, type DeviceEvent, type Telemetry } from '../src/domain/mq
 import { topicFor } from '../src/domain/mqtt/topics';
 import { Chamber, ERD_MIN_S, type ChamberOptions, type Emission } from './chamber';
 import { ALARM_THRESHOLDS, FAULT_KINDS, type FaultKind } from './faults';
+import { DEFAULT_DEVICE_TYPES, isAboveRating } from '../src/domain/deviceTypes';
+import { evaluateReading, newDeviceTracks } from '../src/domain/alarms/evaluator';
+import { DEFAULT_ALARM_RULES, withRatedMax } from '../src/domain/alarms/rules';
 import { ERD_RATE_ATA_PER_MIN, RATE_ATA_PER_MIN } from './physics';
 
 const T0 = Date.UTC(2026, 0, 5, 8);
@@ -147,10 +150,55 @@ describe('chamber: a session', () => {
     expect([...setPoints(1.5)].sort()).toEqual([1.3, 1.4]);
     expect([...setPoints(2.0)].sort()).toEqual([1.3, 1.4, 1.5]);
   });
+
+  it("runs whole sessions within its type's rating and raises no pressure alarm of its own, whatever the seed and rating", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 9999 }),
+        fc.oneof(
+          fc.constantFrom(...DEFAULT_DEVICE_TYPES.map((type) => type.ratedMaxAta)),
+          // From 1.1 ATA: ambient air alone (up to 1.01 ATA) would pass a rating of 1.0.
+          fc.integer({ min: 110, max: 300 }).map((hundredths) => hundredths / 100),
+        ),
+        fc.boolean(),
+        (seed, index, ratedMaxAta, resumeAbove) => {
+          // A resumed session may come with a set point from before the rating was lowered: it is brought down.
+          const settings = { ST: 3, ...(resumeAbove ? { SP: ratedMaxAta + 0.2 } : {}) };
+          const chamber = new Chamber({ id: `SIM-${index}`, seed, speed: 5, ratedMaxAta, settings, ...(resumeAbove ? { resume: { remainingMinutes: 2 } } : {}) });
+          let now = T0;
+          const telemetry: Telemetry[] = [];
+          const keep = (emissions: Emission[]) => emissions.forEach((emission) => emission.kind === 'telemetry' && telemetry.push(emission.message));
+          if (!resumeAbove) keep(chamber.startSession('583920', now));
+          for (let second = 0; second < 600 && (second < 5 || chamber.view().phase !== 'idle'); second += 1) {
+            now += 1000;
+            keep(chamber.step(1, now));
+          }
+          expect(chamber.view().phase).toBe('idle');
+          expect(telemetry.length).toBeGreaterThan(20);
+          const rules = withRatedMax(DEFAULT_ALARM_RULES, ratedMaxAta).filter((rule) => rule.kind === 'pressure-high');
+          const tracks = newDeviceTracks();
+          const raised = telemetry.flatMap((reading) => evaluateReading(rules, tracks, reading)).filter((event) => event.event.type === 'raise');
+          expect(telemetry.every((reading) => reading.SP !== undefined && !isAboveRating(reading.SP, ratedMaxAta))).toBe(true);
+          expect(raised).toEqual([]);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });
 
 describe('chamber: commands', () => {
   const base = { cmdId: 'c1', Time: T0 };
+
+  it("refuses a set point above its type's rating, keeping its settings, and takes one exactly at it", () => {
+    const sim = rig({ ratedMaxAta: 1.3 });
+    const before = sim.chamber.view().settings;
+    expect(sim.command({ ...base, type: 'settings', SP: 1.4, ST: 30 })).toEqual({ cmdId: 'c1', ok: false, error: 'SP 1.4 above the rated maximum 1.3 ATA' });
+    expect(sim.chamber.view().settings).toEqual(before);
+    expect(sim.command({ ...base, cmdId: 'c2', type: 'settings', SP: 1.3 })).toEqual({ cmdId: 'c2', ok: true });
+    expect(sim.chamber.view().settings.SP).toBe(1.3);
+  });
 
   it('applies permission, state and settings, acknowledging each once and repeating the answer for a redelivery', () => {
     const sim = rig();
@@ -307,6 +355,18 @@ describe('chamber: faults cross the alarm thresholds of docs/product.md', () => 
     expect(secondsWhere(during, (record) => (record.RCP ?? 0) > 1.5 + 0.15)).toBeGreaterThanOrEqual(60);
     expect(during.every((record) => (record.RCP ?? 0) <= 1.5 + 0.31)).toBe(true);
     expect(during.at(-1)?.RCP).toBeCloseTo(1.5, 1);
+  });
+
+  it.each([3, 11, 99])("on a chamber held below its type's rating, still raises the high pressure alarm (seed %i)", (seed) => {
+    const sim = rig({ seed, ratedMaxAta: 1.3, settings: { ST: 60, SS: 'F' } });
+    sim.start();
+    sim.until(() => phase(sim.chamber) === 'holding', 3600);
+    const at = sim.now();
+    sim.emissions.push(...sim.chamber.injectFault('pressure', at).map((emission) => ({ at, emission })));
+    sim.until(() => sim.chamber.view().fault === null, 1800);
+    const tracks = newDeviceTracks();
+    const raised = sim.telemetry().flatMap((reading) => evaluateReading(withRatedMax(DEFAULT_ALARM_RULES, 1.3), tracks, reading));
+    expect(raised).toContainEqual({ kind: 'pressure-high', event: expect.objectContaining({ type: 'raise', level: 'high', threshold: 1.3 }) });
   });
 
   it.each([3, 11, 99])('SpO2 below 94 % then below 90 % (seed %i)', (seed) => {

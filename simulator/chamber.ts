@@ -1,7 +1,7 @@
 import type { Ack, Command, DeviceEvent, Telemetry } from '../src/domain/mqtt/payloads';
 import { seededRandomFor, type Random } from '../src/domain/random';
 import type { DeviceState } from '../src/domain/devices';
-import { DEFAULT_RATED_MAX_ATA } from '../src/domain/deviceTypes';
+import { DEFAULT_RATED_MAX_ATA, isAboveRating, sessionSetPoint } from '../src/domain/deviceTypes';
 import {
   amplitude,
   continuesIn,
@@ -76,7 +76,10 @@ export interface ChamberOptions {
   faults?: readonly FaultKind[];
   faultRate?: number;
   settings?: Partial<Settings>;
-  /** The chamber's type's rated maximum pressure, ATA: its set point is chosen below it (default 2.0). */
+  /**
+   * The chamber's type's rated maximum pressure, ATA (default 2.0): the set point it chooses stays below it,
+   * a resumed session's set point above it is brought down, and a settings command above it is refused.
+   */
   ratedMaxAta?: number;
   permission?: 'Open' | 'Close';
   state?: DeviceState;
@@ -108,17 +111,6 @@ export interface ChamberView {
 export type StartRefusal = 'busy' | 'closed' | 'repair' | 'offline';
 
 /** In a session the chamber reports about once a second; idle, every 30–60 s. */
-/** The set points a session is given, ATA. */
-const SET_POINTS = [1.3, 1.4, 1.5] as const;
-/** How far below its type's rating a set point stays: room for the sensor's noise and the medium band above it. */
-const RATING_MARGIN_ATA = 0.1;
-
-/** A set point the chamber may hold: one of SET_POINTS within its rating, else just below the rating. */
-const setPointWithin = (random: Random, ratedMaxAta: number): number => {
-  const allowed = SET_POINTS.filter((point) => point <= ratedMaxAta - RATING_MARGIN_ATA + 1e-9);
-  return allowed[Math.floor(random() * allowed.length)] ?? Math.round((ratedMaxAta - RATING_MARGIN_ATA) * 100) / 100;
-};
-
 const SESSION_INTERVAL_S = 1;
 const IDLE_INTERVAL_S: readonly [number, number] = [30, 60];
 /** Emergency depressurisation lasts at least this long, even from low pressure. */
@@ -147,6 +139,7 @@ export class Chamber {
   private readonly speed: number;
   private readonly faultKinds: readonly FaultKind[];
   private readonly faultRate: number;
+  private readonly ratedMaxAta: number;
   private settings: Settings;
   private permission: 'Open' | 'Close';
   private state: DeviceState;
@@ -183,15 +176,19 @@ export class Chamber {
     this.speed = options.speed ?? 1;
     this.faultKinds = options.faults ?? [];
     this.faultRate = options.faultRate ?? 0;
+    this.ratedMaxAta = options.ratedMaxAta ?? DEFAULT_RATED_MAX_ATA;
     const random = this.random;
+    const chosen = sessionSetPoint(random, this.ratedMaxAta);
     this.settings = {
-      SP: setPointWithin(random, options.ratedMaxAta ?? DEFAULT_RATED_MAX_ATA),
+      SP: chosen,
       ST: 60,
       SS: (['F', 'M', 'S'] as const)[Math.floor(random() * 3)] ?? 'M',
       SL: 1,
       SA: random() < 0.5 ? 1 : 0,
       ...options.settings,
     };
+    // A last reading from before the type's rating was lowered (or from older demo data) is not run above it.
+    if (isAboveRating(this.settings.SP, this.ratedMaxAta)) this.settings.SP = chosen;
     this.permission = options.permission ?? 'Open';
     this.state = options.state ?? 'Stop';
     this.bands = {
@@ -512,6 +509,7 @@ export class Chamber {
       case 'settings': {
         if (this.phase === 'emergency') return refuse('emergency depressurisation: settings locked');
         const { SP, ST, SS, SL, SA } = command;
+        if (SP !== undefined && isAboveRating(SP, this.ratedMaxAta)) return refuse(`SP ${SP} above the rated maximum ${this.ratedMaxAta} ATA`);
         this.settings = {
           SP: SP ?? this.settings.SP,
           ST: ST ?? this.settings.ST,

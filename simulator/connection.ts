@@ -11,6 +11,8 @@ import { topicFor, TOPIC_QOS, TOPIC_RETAIN } from '../src/domain/mqtt/topics';
 
 export interface ConnectionOptions {
   url: string;
+  /** The certificate (or CA) to trust for an mqtts:// broker, PEM; default the system's CAs. */
+  ca?: Buffer;
   deviceId: string;
   secret: string;
   /** The broker refused the secret: answer a new one (rotation). */
@@ -51,6 +53,7 @@ export class ChamberConnection {
       keepalive: options.keepalive ?? 30,
       reconnectPeriod: RECONNECT_PERIOD_MS,
       connectTimeout: 10_000,
+      ...(options.ca === undefined ? {} : { ca: options.ca }),
       will: { ...lastWillFor(deviceId), payload: Buffer.from(lastWillFor(deviceId).payload) },
     });
     this.client.on('connect', () => {

@@ -1,4 +1,6 @@
-import { commandSchema, CMD_ID_MAX, CMD_ID_PATTERN, type Ack } from '../src/domain/mqtt/payloads';
+import { readFileSync } from 'node:fs';
+import { CMD_ID_MAX, CMD_ID_PATTERN } from '../src/domain/commands';
+import { commandSchema, type Ack } from '../src/domain/mqtt/payloads';
 import { seededRandomFor } from '../src/domain/random';
 import { ServerApi, type DeviceRecord, type Log } from './api';
 import { BookingPlan, refreshBookings, type Booking } from './bookings';
@@ -6,7 +8,7 @@ import { Chamber, type Emission, type Settings } from './chamber';
 import { ChamberConnection } from './connection';
 import { Credentials, SecretStore, secretsFile } from './credentials';
 import type { FaultKind } from './faults';
-import { DEFAULT_RATED_MAXIMA, ratedMaxAtaIn } from '../src/domain/deviceTypes';
+import { ratedMaxAtaIn, type RatedMaxima } from '../src/domain/deviceTypes';
 
 /**
  * The simulator: signs in as an administrator, takes the first N devices of the fleet (registering
@@ -18,6 +20,8 @@ import { DEFAULT_RATED_MAXIMA, ratedMaxAtaIn } from '../src/domain/deviceTypes';
 export interface SimulatorOptions {
   server: string;
   mqtt: string;
+  /** A PEM file of the certificate (or CA) to trust for an mqtts:// broker. */
+  ca?: string;
   devices: number;
   faults: readonly FaultKind[];
   /** Faults per chamber per hour. */
@@ -78,8 +82,11 @@ const prepareFleet = async (api: ServerApi, credentials: Credentials, count: num
   return { fleet, registered };
 };
 
-/** A chamber as the server sees it: a running order is resumed from its last reading. */
-const chamberFor = async (api: ServerApi, device: DeviceRecord, options: SimulatorOptions): Promise<Chamber> => {
+/**
+ * A chamber as the server sees it: a running order is resumed from its last reading; its set point stays
+ * within its type's rating as the server holds it (`maxima`).
+ */
+const chamberFor = async (api: ServerApi, device: DeviceRecord, maxima: RatedMaxima, options: SimulatorOptions): Promise<Chamber> => {
   const running = device.OrderNum !== null && device.OrderNum !== undefined;
   const last = running ? await api.lastReading(device.Id) : undefined;
   // The settings the session runs with, as far as its last reading says.
@@ -93,7 +100,7 @@ const chamberFor = async (api: ServerApi, device: DeviceRecord, options: Simulat
     faults: options.faults,
     faultRate: options.faultRate,
     settings,
-    ratedMaxAta: ratedMaxAtaIn(DEFAULT_RATED_MAXIMA, device.Type ?? undefined),
+    ratedMaxAta: ratedMaxAtaIn(maxima, device.Type ?? undefined),
     permission: device.Permission ?? 'Close',
     state: device.State ?? 'Stop',
     emergency: device.Emergency === true,
@@ -101,15 +108,26 @@ const chamberFor = async (api: ServerApi, device: DeviceRecord, options: Simulat
   });
 };
 
+const readCa = (file: string): Buffer => {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new Error(`--ca ${file} cannot be read: ${message(error)}`, { cause: error });
+  }
+};
+
 export const runSimulator = async (options: SimulatorOptions): Promise<RunningSimulator> => {
   const { log } = options;
+  // Read once, before anything else: a file that cannot be read stops the simulator at start.
+  const ca = options.ca === undefined ? undefined : readCa(options.ca);
   const api = new ServerApi(options.server, options.account, options.password, options.apiPrefix);
   await api.signIn();
   const credentials = new Credentials(SecretStore.load(secretsFile(options.dataDir), options.server), api);
   const { fleet, registered } = await prepareFleet(api, credentials, options.devices, log);
 
+  const maxima = await api.ratedMaxima();
   const chambers = new Map<string, Chamber>();
-  for (const device of fleet) chambers.set(device.Id, await chamberFor(api, device, options));
+  for (const device of fleet) chambers.set(device.Id, await chamberFor(api, device, maxima, options));
   const ids = [...chambers.keys()];
   const connections = new Map<string, ChamberConnection>();
   const faults = new Map<string, FaultKind | null>();
@@ -177,6 +195,7 @@ export const runSimulator = async (options: SimulatorOptions): Promise<RunningSi
     if (stopped) return;
     const connection = new ChamberConnection({
       url: options.mqtt,
+      ca,
       deviceId: id,
       secret,
       renewSecret: () => {

@@ -40,6 +40,10 @@ describe('simulator options', () => {
       apiPrefix: '/up',
     });
     expect(parseOptions(['--mqtt', 'mqtt://broker:1883'], {})).toMatchObject({ mqtt: 'mqtt://broker:1883' });
+    // --ca: over TLS, to the server's MQTT_TLS_PORT unless --mqtt says where.
+    expect(parseOptions(['--ca', '/etc/oxygen/broker.crt'], {})).toMatchObject({ mqtt: 'mqtts://localhost:8883', ca: '/etc/oxygen/broker.crt' });
+    expect(parseOptions(['--ca', 'ca.pem', '--server', 'http://console:8080'], { MQTT_TLS_PORT: '9883' })).toMatchObject({ mqtt: 'mqtts://console:9883' });
+    expect(() => parseOptions(['--ca', 'ca.pem', '--mqtt', 'mqtt://broker:1883'], {})).toThrow('--ca applies to a broker over TLS: --mqtt must start with mqtts://');
     expect(parseOptions(['--help'], {})).toBe('help');
   });
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MQTT_PORT, DEMO_ADMIN_PASSWORD } from '../server/config';
+import { DEFAULT_MQTT_PORT, DEFAULT_MQTT_TLS_PORT, DEMO_ADMIN_PASSWORD } from '../server/config';
 import { parseFaults } from './faults';
 import type { SimulatorOptions } from './fleet';
 
@@ -9,13 +9,15 @@ import type { SimulatorOptions } from './fleet';
 export const USAGE = `usage: npm run simulate -- [options]
   --devices N       chambers to run (default 12): the first N devices by Id, SIM-0001… registered if fewer
   --server URL      the Oxygen Console server (default http://localhost:8080)
-  --mqtt URL        its MQTT broker (default mqtt://<server host>:MQTT_PORT, MQTT_PORT ${DEFAULT_MQTT_PORT})
+  --mqtt URL        its MQTT broker (default mqtt://<server host>:MQTT_PORT, MQTT_PORT ${DEFAULT_MQTT_PORT};
+                    with --ca, mqtts://<server host>:MQTT_TLS_PORT, MQTT_TLS_PORT ${DEFAULT_MQTT_TLS_PORT})
+  --ca FILE         connect over TLS (mqtts://), trusting the broker's certificate or its CA in FILE (PEM)
   --faults LIST     faults that may happen: all, or some of oxygen, pressure, spo2, heartRate, erd,
                     sensor, silent, offline (default none)
   --fault-rate R    faults per chamber per hour (default 1)
   --speed N         programme time compression: N× faster pressurisation, hold and decompression (default 1)
   --seed S          seed of every chamber's generator (default 1)
-environment: ADMIN_ACCOUNT, ADMIN_PASSWORD, DATA_DIR, API_PREFIX, MQTT_PORT`;
+environment: ADMIN_ACCOUNT, ADMIN_PASSWORD, DATA_DIR, API_PREFIX, MQTT_PORT, MQTT_TLS_PORT`;
 
 export class UsageError extends Error {}
 
@@ -36,6 +38,7 @@ export const parseOptions = (argv: readonly string[], env: NodeJS.ProcessEnv): O
         devices: { type: 'string' },
         server: { type: 'string' },
         mqtt: { type: 'string' },
+        ca: { type: 'string' },
         faults: { type: 'string' },
         'fault-rate': { type: 'string' },
         speed: { type: 'string' },
@@ -61,9 +64,15 @@ export const parseOptions = (argv: readonly string[], env: NodeJS.ProcessEnv): O
   } catch (error) {
     throw new UsageError(`--faults: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const { ca } = values;
+  const mqtt =
+    values.mqtt ??
+    (ca === undefined ? `mqtt://${serverUrl.hostname}:${env.MQTT_PORT ?? DEFAULT_MQTT_PORT}` : `mqtts://${serverUrl.hostname}:${env.MQTT_TLS_PORT ?? DEFAULT_MQTT_TLS_PORT}`);
+  if (ca !== undefined && !mqtt.startsWith('mqtts://')) throw new UsageError(`--ca applies to a broker over TLS: --mqtt must start with mqtts:// (got "${mqtt}")`);
   return {
     server,
-    mqtt: values.mqtt ?? `mqtt://${serverUrl.hostname}:${env.MQTT_PORT ?? DEFAULT_MQTT_PORT}`,
+    mqtt,
+    ...(ca === undefined ? {} : { ca: path.resolve(ca) }),
     devices: number('devices', values.devices, 12, (n) => Number.isInteger(n) && n >= 1 && n <= 10_000, 'a whole number from 1 to 10000'),
     faults,
     faultRate: number('fault-rate', values['fault-rate'], 1, (n) => n >= 0 && n <= 3600, 'a number from 0 to 3600'),

@@ -3,20 +3,20 @@ import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
 import { Navigate } from 'react-router-dom';
 import { CssBaseline } from '@mui/material';
-import { CoreAdminContext, CoreAdminUI, CustomRoutes, Error as ErrorPage, Loading, LoadingPage, localStorageStore, Resource, type Store } from 'react-admin';
+import { CoreAdminContext, CoreAdminUI, CustomRoutes, Error as ErrorPage, Loading, LoadingPage, Resource } from 'react-admin';
 import { defaultConfig, type ConsoleConfig } from './config';
 import { ConsoleConfigProvider } from './ConsoleConfigContext';
 import { createI18nProvider } from './i18n';
 import { createHttpClient } from './providers/httpClient';
 import { createAuthProvider, mustSignOut } from './providers/authProvider';
-import { createDataProvider } from './providers/dataProvider';
+import { lazyDataProvider } from './providers/lazyDataProvider';
 import { createLiveConnection, LiveProvider } from './providers/live';
 import { RESOURCES } from './resources';
 import { RESOURCE_CONFIGS } from './resources/configs';
 import { localTokenStore } from './providers/tokenStore';
 import { HttpErrorNotifier } from './layout/HttpErrorNotifier';
 import { ConsoleTheme } from './layout/settings/ConsoleTheme';
-import { APP_SETTINGS_STORE_KEY } from './layout/settings/appSettings';
+import { consoleStore } from './layout/settings/consoleStore';
 import { NavigationProgress } from './layout/NavigationProgress';
 import { StackedNotifications } from './layout/StackedNotifications';
 import { useScrollToTop } from './layout/useScrollToTop';
@@ -26,22 +26,6 @@ import { DeviceCardsRedirect } from './pages/deviceAtts/DeviceCardsRedirect';
 import { RoleGuard } from './routes/RoleGuard';
 import { RedirectPage } from './routes/RedirectPage';
 import { lazyView } from './loading/lazyView';
-
-/** What belongs to the browser rather than to who is signed in: the language and the page settings. */
-const KEPT_ON_SIGN_OUT = ['locale', 'theme', 'sidebar.open', APP_SETTINGS_STORE_KEY];
-
-/** react-admin's store, except that signing out keeps the browser's own choices. */
-const consoleStore = (): Store => {
-  const store = localStorageStore();
-  return {
-    ...store,
-    reset() {
-      const kept = KEPT_ON_SIGN_OUT.map((key) => [key, store.getItem<unknown>(key)] as const);
-      store.reset();
-      for (const [key, value] of kept) if (value !== undefined) store.setItem(key, value);
-    },
-  };
-};
 
 const NotFound = () => <ExceptionPage status={404} />;
 
@@ -83,7 +67,7 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
     return {
       http,
       authProvider: createAuthProvider({ http, tokens }),
-      dataProvider: createDataProvider({ http, restBase: config.restBase, tokens, resources: RESOURCE_CONFIGS, locale }),
+      dataProvider: lazyDataProvider({ http, restBase: config.restBase, tokens, resources: RESOURCE_CONFIGS, locale }),
       store: consoleStore(),
       queryClient,
       // Out here, so react-admin's re-mount on a language switch resumes the stream rather than starting over.
@@ -101,7 +85,7 @@ export const App = ({ config: overrides = {} }: { config?: Partial<ConsoleConfig
         queryClient={queryClient} i18nProvider={i18nProvider} store={store}>
         <ConsoleTheme>
         <LiveProvider connection={live}>
-        <HttpErrorNotifier http={http} />
+        <HttpErrorNotifier http={http} live={live} />
         <NavigationProgress />
         <CssBaseline enableColorScheme>
         <CoreAdminUI

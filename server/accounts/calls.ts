@@ -9,17 +9,20 @@ import type {
   SelfResetBody,
 } from '../../src/resources/accounts/calls';
 import { randomPassword } from '../auth/passwords';
-import { isThrottled, recordFailure } from '../auth/throttle';
+import { announceSessionsEnded } from '../auth/tokens';
+import { checked } from '../auth/login';
+import { attemptFailed, attemptPassed, reserveAttempt } from '../auth/throttle';
 import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AppContext, SignedInAccount } from '../context';
-import { isSet, type AccountRow, type DB } from '../db/schema';
+import { isSet, type DB } from '../db/schema';
 import { AppError, badInput } from '../http/envelope';
 import type { MessageDraft } from '../messages/kinds';
 import { announceMessages, postMessages } from '../messages/post';
 import { subtreeQuery, type Viewer } from '../scope/service';
 import { asLevel } from './levels';
+import { assignedDevices, findSubordinate, listedAccount, managedAmong } from './reach';
 import { listAccounts } from './list';
-import { accountNotFound, findAccountById, insertAccount, prepareAccount, storePassword } from './service';
+import { accountNotFound, assertAcceptablePassword, findAccountById, insertAccount, prepareAccount, storePassword } from './service';
 
 /**
  * The account calls of the upstream contract (docs/product.md, "Account hierarchy"), without HTTP:
@@ -39,21 +42,6 @@ export const RESET_CODE_LENGTH = 12;
 
 const unique = (ids: readonly string[]): string[] => [...new Set(ids)];
 
-/** Which of `ids` the caller manages: every existing device for a super administrator, else its assignments. */
-const managedAmong = async (db: Kysely<DB>, caller: Viewer, ids: readonly string[]): Promise<Set<string>> => {
-  if (ids.length === 0) return new Set();
-  const rows =
-    caller.level === 0
-      ? await db.selectFrom('devices').select('devices.id as device_id').where('devices.id', 'in', ids).execute()
-      : await db
-          .selectFrom('account_devices')
-          .select('account_devices.device_id')
-          .where('account_devices.account_id', '=', caller.id)
-          .where('account_devices.device_id', 'in', ids)
-          .execute();
-  return new Set(rows.map((row) => row.device_id));
-};
-
 /**
  * 40000 'account.deviceNotManaged' naming the first device of `ids` the caller does not manage. A
  * device that does not exist gets the very same answer, so the call tells nothing about devices out of
@@ -66,38 +54,6 @@ const assertManaged = async (db: Kysely<DB>, caller: Viewer, ids: readonly strin
 };
 
 /**
- * An account strictly below the caller in its subtree (a super administrator: any account but itself),
- * or undefined: for the caller itself, an account elsewhere and an account that does not exist alike.
- */
-const findSubordinate = (db: Kysely<DB>, caller: Viewer, account: string): Promise<AccountRow | undefined> => {
-  const query = db
-    .selectFrom('accounts')
-    .selectAll()
-    .where('accounts.account', '=', account)
-    .where('accounts.id', '<>', caller.id);
-  return (caller.level === 0 ? query : query.where('accounts.id', 'in', subtreeQuery(db, caller.id))).executeTakeFirst();
-};
-
-/** The devices assigned to an account, sorted. */
-const assignedDevices = async (db: Kysely<DB>, accountId: number): Promise<string[]> =>
-  (
-    await db
-      .selectFrom('account_devices')
-      .select('device_id')
-      .where('account_id', '=', accountId)
-      .orderBy('device_id')
-      .execute()
-  ).map((row) => row.device_id);
-
-/** An account as `get_Admins` lists it to the caller. */
-const listedAccount = async (db: Kysely<DB>, caller: Viewer, account: string): Promise<WireRecord> => {
-  const { list } = await listAccounts({ db }, caller, { current: 1, pageSize: 1, filter: { Account: [account] } });
-  const [record] = list;
-  if (record === undefined) throw accountNotFound();
-  return record;
-};
-
-/**
  * `add_Admin` (alias `createUser`): a new account under the caller, at a Level strictly greater than
  * the caller's (else 40000 naming Level), managing `DeviceIds`, each of which the caller manages
  * (else 40000 naming the device). Answers the account as `get_Admins` lists it. The account, its
@@ -105,6 +61,7 @@ const listedAccount = async (db: Kysely<DB>, caller: Viewer, account: string): P
  */
 export const addAdmin = async (ctx: AppContext, caller: Caller, actor: AuditActor, body: AddAdminBody): Promise<WireRecord> => {
   if (body.Level <= caller.level) throw badInput('account.levelNotAllowed', { field: 'Level' });
+  assertAcceptablePassword(ctx, body.Code);
   const prepared = await prepareAccount(ctx, { account: body.Account, password: body.Code, level: body.Level, subId: caller.id });
   const deviceIds = unique(body.DeviceIds ?? []).sort();
   const now = ctx.now();
@@ -137,7 +94,7 @@ export const addAdmin = async (ctx: AppContext, caller: Caller, actor: AuditActo
  * `code/Admin_reset_Code` (alias `resetUserPwd`): a random password meeting the rule for an account
  * strictly below the caller (anything else, the caller itself and unknown names included: 40400
  * 'account.notFound'). The account must choose a new password at its next sign-in, and every token of
- * it is revoked. The answer is the only place the password ever appears.
+ * it is revoked, its live streams ended at once. The answer is the only place the password ever appears.
  */
 export const adminResetCode = async (
   ctx: AppContext,
@@ -166,6 +123,7 @@ export const adminResetCode = async (
     );
     return postMessages(trx, [{ account: target.id, kind: 'passwordReset', params: { by: caller.account } }], now);
   });
+  announceSessionsEnded(ctx, target.id);
   announceMessages(ctx, notices);
   return { NewCode };
 };
@@ -177,7 +135,8 @@ export const adminResetCode = async (
  * cannot guess passwords faster than the sign-in page. NewCode must differ from OldCode (else 40000
  * naming NewCode: after an administrator's reset, the account must choose a password the
  * administrator does not know). The new password clears must_change_code and revokes every other
- * token of the account; the session that made the change stays signed in.
+ * token of the account; the session that made the change stays signed in, and the live streams of the
+ * others end at once.
  */
 export const selfResetCode = async (
   ctx: AppContext,
@@ -185,13 +144,18 @@ export const selfResetCode = async (
   actor: AuditActor,
   body: SelfResetBody,
 ): Promise<void> => {
-  if (await isThrottled(ctx, me.account, actor.address)) throw new AppError(CODES.tooManyAttempts, 'auth.tooManyFailures');
-  const row = await findAccountById(ctx, me.id);
-  const matches = await ctx.passwords.verify(body.OldCode, row?.password_hash);
+  assertAcceptablePassword(ctx, body.NewCode, 'NewCode');
+  const attempt = await reserveAttempt(ctx, me.account, actor.address);
+  if (attempt === undefined) throw new AppError(CODES.tooManyAttempts, 'auth.tooManyFailures');
+  const { row, matches } = await checked(ctx, attempt, async () => {
+    const found = await findAccountById(ctx, me.id);
+    return { row: found, matches: await ctx.passwords.verify(body.OldCode, found?.password_hash) };
+  });
   if (row === undefined || !matches) {
-    await recordFailure(ctx, me.account, actor.address);
+    await attemptFailed(ctx);
     throw badInput('account.wrongOldCode', { field: 'OldCode' });
   }
+  await attemptPassed(ctx, attempt);
   if (body.NewCode.normalize('NFC') === body.OldCode.normalize('NFC')) throw badInput('account.sameCode', { field: 'NewCode' });
   const passwordHash = await ctx.passwords.hash(body.NewCode);
   const now = ctx.now();
@@ -210,6 +174,7 @@ export const selfResetCode = async (
       now,
     );
   });
+  announceSessionsEnded(ctx, me.id);
 };
 
 /**

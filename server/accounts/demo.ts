@@ -1,20 +1,10 @@
-import type { Level } from '../../src/domain/roles';
-import { DEMO_ADMIN_PASSWORD } from '../config';
+import { DEMO_ACCOUNTS, DEMO_ADMIN } from '../../src/domain/demo';
 import type { AppContext } from '../context';
 import { createAccount, findAccount } from './service';
 
 /**
- * Demo accounts (`--demo`), one per level, each under the one above. The README shows these
- * passwords. The super administrator is ADMIN_ACCOUNT (default admin / Admin2026 in demo mode).
- */
-export const DEMO_ACCOUNTS: readonly { account: string; password: string; level: Level }[] = [
-  { account: 'first', password: 'First2026', level: 1 },
-  { account: 'second', password: 'Second2026', level: 2 },
-  { account: 'client', password: 'Client2026', level: 3 },
-];
-
-/**
- * Creates whatever part of the demo chain is missing; existing accounts are left as they are
+ * Creates whatever part of the demo chain (src/domain/demo.ts: one account per level, each under the one
+ * above, under ADMIN_ACCOUNT) is missing; existing accounts are left as they are
  * (their passwords are not reset). Returns the names created.
  */
 export const seedDemo = async (ctx: AppContext): Promise<string[]> => {
@@ -23,7 +13,7 @@ export const seedDemo = async (ctx: AppContext): Promise<string[]> => {
   if (upper === undefined) {
     upper = await createAccount(ctx, {
       account: ctx.config.adminAccount,
-      password: ctx.config.adminPassword ?? DEMO_ADMIN_PASSWORD,
+      password: ctx.config.adminPassword ?? DEMO_ADMIN.password,
       level: 0,
       subId: null,
     });

@@ -10,9 +10,10 @@ import type { ServedResource } from '../resources/served';
 import { accountScope, deviceScope, type Viewer } from '../scope/service';
 
 /**
- * Accounts as `get_Admins` answers them, `{ Account, SubId, Level, SubAdmin, DeviceIds }`: SubAdmin and
- * SubId are the upper administrator's Account and id (null for a super administrator at the root);
- * DeviceIds are the devices the account manages (a super administrator: every device).
+ * Accounts as `get_Admins` answers them, `{ Account, SubId, Level, SubAdmin, DeviceIds, Disabled }`: SubAdmin
+ * and SubId are the upper administrator's Account and id (null for a super administrator at the root);
+ * DeviceIds are the devices the account manages (a super administrator: every device); Disabled is true
+ * for an account that may not sign in (update_Admin).
  */
 export const accountListing = defineListing(
   accountsConfig,
@@ -21,6 +22,7 @@ export const accountListing = defineListing(
     Level: column('a.level', 'number'),
     SubAdmin: column('upper.account', 'text', true),
     SubId: column('a.sub_id', 'number', true),
+    Disabled: column('a.disabled', 'flag'),
   },
   { computed: ['DeviceIds'] },
 );
@@ -41,7 +43,7 @@ const withDeviceIds = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, answer
   for (const row of rows) byAccount.set(row.account, [...(byAccount.get(row.account) ?? []), row.device_id]);
   // Only a super administrator sees a super administrator's row, and it sees every device.
   const everyDevice = answer.list.some((record) => record.Level === 0)
-    ? (await ctx.db.selectFrom('devices').select('id').orderBy('id').execute()).map((row) => row.id)
+    ? (await ctx.db.selectFrom('devices').select('id').where('removed_at', 'is', null).orderBy('id').execute()).map((row) => row.id)
     : [];
   return {
     total: answer.total,

@@ -3,7 +3,9 @@ import {
   addAdminBodySchema,
   adminResetBodySchema,
   assignDevicesBodySchema,
+  deleteAdminBodySchema,
   selfResetBodySchema,
+  updateAdminBodySchema,
 } from '../../src/resources/accounts/calls';
 import { ACCOUNT_CALLS, accountsConfig } from '../../src/resources/accounts/config';
 import { actorOf } from '../audit/actor';
@@ -12,6 +14,7 @@ import { ok, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
 import { upstreamPath } from '../lists/route';
 import { addAdmin, adminResetCode, assignDevices, selfResetCode } from './calls';
+import { deleteAdmin, updateAdmin } from './changes';
 
 /**
  * Account calls of the upstream contract, relative to API_PREFIX (docs/server-accounts.md); paths from
@@ -22,6 +25,8 @@ import { addAdmin, adminResetCode, assignDevices, selfResetCode } from './calls'
  *   POST /code/self_reset_Code     { OldCode, NewCode } → null (any signed-in account, also one that
  *                                  must change its password: this is how it gets out of that state)
  *   POST /assign_Devices           { Account, DeviceIds } → the account (accounts/assignDevices)
+ *   POST /update_Admin             { Account, Level?, SubAdmin?, Disabled? } → the account (accounts/edit)
+ *   POST /delete_Admin             { Account } → null (accounts/delete)
  * Guards run in onRequest: a caller not signed in (50008) or not allowed (40300) learns nothing about
  * the body.
  */
@@ -54,5 +59,20 @@ export const accountRoutes: FastifyPluginAsync = async (instance) => {
     ACCOUNT_CALLS.assignDevices,
     { schema: { body: assignDevicesBodySchema }, onRequest: requireAccess({ resource, action: 'assignDevices' }) },
     async (request) => ok(await assignDevices(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
+  );
+
+  app.post(
+    upstreamPath(accountsConfig, 'update'),
+    { schema: { body: updateAdminBodySchema }, onRequest: requireAccess({ resource, action: 'edit' }) },
+    async (request) => ok(await updateAdmin(app.ctx, signedIn(request), actorOf(request), request.body), t(request, 'ok')),
+  );
+
+  app.post(
+    upstreamPath(accountsConfig, 'delete'),
+    { schema: { body: deleteAdminBodySchema }, onRequest: requireAccess({ resource, action: 'delete' }) },
+    async (request) => {
+      await deleteAdmin(app.ctx, signedIn(request), actorOf(request), request.body);
+      return ok(null, t(request, 'ok'));
+    },
   );
 };

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
-import { ACCOUNT_MAX, type CurrentUser } from '../../src/domain/auth';
+import { ACCOUNT_MAX } from '../../src/domain/account';
+import type { CurrentUser } from '../../src/domain/auth';
 import { CODES } from '../../src/domain/envelope';
-import { passwordProblem } from '../../src/domain/password';
+import { passwordProblem, type PasswordRule } from '../../src/domain/password';
 import { DEFAULT_LEVEL, levelToRole, type Level } from '../../src/domain/roles';
+import { isCommonPassword } from '../../src/domain/commonPasswords';
 import { revokeAllTokens } from '../auth/tokens';
 import type { AppContext } from '../context';
 import { flag, type AccountRow, type DB } from '../db/schema';
@@ -27,9 +29,21 @@ export const countAccounts = async (ctx: AppContext): Promise<number> => {
   return Number(row?.count ?? 0);
 };
 
-/** Throws 40000 naming `field` when the password breaks the password rule. */
-const assertAcceptablePassword = (password: string, field = 'Code'): void => {
-  if (passwordProblem(password) !== null) throw badInput('validation.weakPassword', { field });
+/** The password rule in force: the configured length and the common-password list. */
+const passwordRule = (ctx: Pick<AppContext, 'config'>): PasswordRule => ({
+  minLength: ctx.config.passwordMinLength,
+  isCommon: isCommonPassword,
+});
+
+/**
+ * Throws 40000 naming `field` (and the length in force) when a password a person chose breaks the
+ * password rule. Seeded passwords (bootstrap, demo accounts) are not chosen here: ADMIN_PASSWORD is
+ * checked when the configuration loads, the demo ones are documented as demo-only.
+ */
+export const assertAcceptablePassword = (ctx: Pick<AppContext, 'config'>, password: string, field = 'Code'): void => {
+  const problem = passwordProblem(password, passwordRule(ctx));
+  if (problem === 'common') throw badInput('validation.commonPassword', { field });
+  if (problem !== null) throw badInput('validation.weakPassword', { field, min: ctx.config.passwordMinLength });
 };
 
 export interface NewAccount {
@@ -53,15 +67,14 @@ export interface PreparedAccount {
 }
 
 /**
- * The part of creating an account that needs no database: the name (trimmed, 1–64 characters) and
- * the password rule are checked, and the password is hashed. Hashing takes a scrypt slot (~0.3 s at
+ * The part of creating an account that needs no database: the name (trimmed, 1–64 characters) is
+ * checked, and the password is hashed (its rule is the caller's: assertAcceptablePassword). Hashing takes a scrypt slot (~0.3 s at
  * the default cost), so it happens before any transaction opens.
  */
 export const prepareAccount = async (ctx: Pick<AppContext, 'passwords'>, input: NewAccount): Promise<PreparedAccount> => {
   const account = input.account.trim();
   if (account.length === 0) throw badInput('validation.accountEmpty', { field: 'Account' });
   if (account.length > ACCOUNT_MAX) throw badInput('validation.tooLong', { field: 'Account', max: ACCOUNT_MAX });
-  assertAcceptablePassword(input.password);
   return {
     account,
     passwordHash: await ctx.passwords.hash(input.password),
@@ -161,5 +174,6 @@ export const currentUser = async (ctx: AppContext, accountId: number): Promise<C
     Level: level,
     role: levelToRole(level),
     avatar: row.avatar,
+    passwordMinLength: ctx.config.passwordMinLength,
   };
 };

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditAction, AuditTargetType } from '../../src/domain/audit';
 import type { DB } from '../db/schema';
+import { appendAuditEntry } from './chain';
 
 /**
  * Records changes in the audit trail. Call it with the same transaction as the change itself, so an
@@ -34,20 +35,17 @@ const SECRET_KEYS = new Set(['Code', 'OldCode', 'NewCode', 'password', 'secret',
 const asJson = (value: unknown): string | null =>
   value === undefined ? null : JSON.stringify(value, (key, inner: unknown) => (SECRET_KEYS.has(key) ? '[redacted]' : inner));
 
-export const recordAudit = async (db: Kysely<DB>, actor: AuditActor, change: AuditChange, at: number): Promise<void> => {
-  await db
-    .insertInto('audit_log')
-    .values({
-      at,
-      actor_id: actor.id,
-      actor_account: actor.account.slice(0, 64),
-      action: change.action,
-      target_type: change.targetType,
-      target_id: String(change.targetId).slice(0, 128),
-      device_id: change.deviceId ?? null,
-      address: actor.address.slice(0, 64),
-      before: asJson(change.before),
-      after: asJson(change.after),
-    })
-    .execute();
-};
+/** Appends the entry at the head of the hash chain (chain.ts), in `db`'s transaction when it is one. */
+export const recordAudit = (db: Kysely<DB>, actor: AuditActor, change: AuditChange, at: number): Promise<void> =>
+  appendAuditEntry(db, {
+    at,
+    actor_id: actor.id,
+    actor_account: actor.account.slice(0, 64),
+    action: change.action,
+    target_type: change.targetType,
+    target_id: String(change.targetId).slice(0, 128),
+    device_id: change.deviceId ?? null,
+    address: actor.address.slice(0, 64),
+    before: asJson(change.before),
+    after: asJson(change.after),
+  });

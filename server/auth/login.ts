@@ -6,7 +6,7 @@ import { AppError } from '../http/envelope';
 import { asLevel } from '../accounts/levels';
 import { findAccount } from '../accounts/service';
 import { recordAudit } from '../audit/trail';
-import { isThrottled, recordFailure } from './throttle';
+import { addressKey, attemptFailed, attemptPassed, attemptSignedIn, reserveAttempt, type SignInAttempt } from './throttle';
 import { issueToken, pruneSessions } from './tokens';
 
 export interface SignInInput {
@@ -16,23 +16,37 @@ export interface SignInInput {
   address: string;
 }
 
+const verifyAccount = async (ctx: AppContext, input: SignInInput) => {
+  const row = await findAccount(ctx, input.account);
+  return { row, matches: await ctx.passwords.verify(input.password, row?.password_hash, addressKey(input.address)) };
+};
+
+/** Runs the password check of an attempt; one that could not be checked (busy, store away) is forgotten, not counted. */
+export const checked = async <T>(ctx: Pick<AppContext, 'db'>, attempt: SignInAttempt, check: () => Promise<T>): Promise<T> => {
+  try {
+    return await check();
+  } catch (error) {
+    await attemptPassed(ctx, attempt).catch(() => undefined);
+    throw error;
+  }
+};
+
 /**
- * Signs in. Throttled (too many failures for the name or the address in the last hour) → 42900
- * before any password check, and nothing is recorded. An unknown account, a wrong password and a
+ * Signs in. Throttled (./throttle: too many failures of the pair, the address, or the name from an
+ * address it has not signed in from) → 42900 before any password check, and nothing is recorded; else
+ * the attempt is recorded first and counts as a failure until the password proved right. An unknown account, a wrong password and a
  * disabled account all do the same scrypt work, count as a failure, are audited as
  * `auth.signInRefused` (no actor id, the name as typed; the entry never says which of the three it
  * was) and answer `{ State: false }`. A success issues a token and is audited as `auth.signIn`, in
  * the same transaction.
  */
 export const signIn = async (ctx: AppContext, input: SignInInput): Promise<LoginResult> => {
-  if (await isThrottled(ctx, input.account, input.address)) {
-    throw new AppError(CODES.tooManyAttempts, 'auth.tooManyFailures');
-  }
-  const row = await findAccount(ctx, input.account);
-  const matches = await ctx.passwords.verify(input.password, row?.password_hash);
+  const attempt = await reserveAttempt(ctx, input.account, input.address);
+  if (attempt === undefined) throw new AppError(CODES.tooManyAttempts, 'auth.tooManyFailures');
+  const { row, matches } = await checked(ctx, attempt, () => verifyAccount(ctx, input));
   if (row === undefined || !matches || isSet(row.disabled)) {
     await ctx.db.transaction().execute(async (trx) => {
-      await recordFailure({ db: trx, now: ctx.now }, input.account, input.address);
+      await attemptFailed({ db: trx, now: ctx.now });
       await recordAudit(
         trx,
         { id: null, account: input.account, address: input.address },
@@ -44,12 +58,13 @@ export const signIn = async (ctx: AppContext, input: SignInInput): Promise<Login
   }
   if (ctx.passwords.needsRehash(row.password_hash)) {
     // Stored with older parameters: upgrade it now that the password is known.
-    const passwordHash = await ctx.passwords.hash(input.password);
+    const passwordHash = await ctx.passwords.hash(input.password, addressKey(input.address));
     await ctx.db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', row.id).execute();
   }
   await pruneSessions(ctx);
   const mustChangeCode = isSet(row.must_change_code);
   const { token, expiresAt } = await ctx.db.transaction().execute(async (trx) => {
+    await attemptSignedIn({ db: trx, now: ctx.now }, attempt);
     const issued = await issueToken({ ...ctx, db: trx }, row.id);
     await recordAudit(
       trx,

@@ -1,6 +1,6 @@
 import { randomBytes, randomInt, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { CODES } from '../../src/domain/envelope';
-import { isAcceptablePassword } from '../../src/domain/password';
+import { passwordProblem } from '../../src/domain/password';
 import { AppError } from '../http/envelope';
 import { Semaphore } from './semaphore';
 
@@ -17,8 +17,14 @@ const KEY_BYTES = 64;
 
 /** At most this many hashes run at once in the process (each takes 128·N·r bytes: 128 MiB at cost 17). */
 export const HASH_CONCURRENCY = 2;
-/** Sign-ins waiting for a hashing slot beyond this are answered "busy" at once. */
-const HASH_QUEUE = 64;
+/**
+ * A hash waits this long for a slot before it is answered "busy": a correct sign-in inside a burst waits its
+ * turn rather than being refused (waiting costs a pending request, no memory to speak of). Turns go address by
+ * address (./semaphore), so a burst from one address delays another address's sign-in by about one hash.
+ */
+const HASH_MAX_WAIT_MS = 60_000;
+/** Hashes waiting at once beyond this are answered "busy" at once: a bound on pending requests, far above any site's staff. */
+const HASH_MAX_QUEUED = 10_000;
 
 interface ScryptParams {
   cost: number;
@@ -62,16 +68,17 @@ const derive = (password: string, salt: Buffer, params: ScryptParams, length: nu
 const busy = (): Error => new AppError(CODES.tooManyAttempts, 'busy');
 
 /** The process-wide cap on concurrent hashes. */
-export const hashingSlots = new Semaphore(HASH_CONCURRENCY, HASH_QUEUE);
+export const hashingSlots = new Semaphore({ limit: HASH_CONCURRENCY, maxWaitMs: HASH_MAX_WAIT_MS, maxQueued: HASH_MAX_QUEUED });
 
 export interface PasswordHasher {
   readonly params: ScryptParams;
-  hash(password: string): Promise<string>;
+  /** `queue` is whose turn it is to wait in (the client's address key; one queue when left out). */
+  hash(password: string, queue?: string): Promise<string>;
   /**
    * True when `password` matches `stored`. With `stored` undefined (unknown account) or unreadable it
    * does the same scrypt work against a dummy and answers false, so timing never tells them apart.
    */
-  verify(password: string, stored: string | undefined): Promise<boolean>;
+  verify(password: string, stored: string | undefined, queue?: string): Promise<boolean>;
   /** True when `stored` was made with other parameters than the current ones. */
   needsRehash(stored: string): boolean;
 }
@@ -82,15 +89,15 @@ export const createPasswordHasher = (cost: number, slots: Semaphore = hashingSlo
 
   return {
     params,
-    async hash(password) {
+    async hash(password, queue = '') {
       const salt = randomBytes(SALT_BYTES);
-      const hash = await slots.run(() => derive(password, salt, params, KEY_BYTES), busy);
+      const hash = await slots.run(queue, () => derive(password, salt, params, KEY_BYTES), busy);
       return formatHash({ ...params, salt, hash });
     },
-    async verify(password, stored) {
+    async verify(password, stored, queue = '') {
       const parsed = stored === undefined ? undefined : parseHash(stored);
       const target = parsed !== undefined && parsed.hash.length > 0 ? parsed : dummy;
-      const key = await slots.run(() => derive(password, target.salt, target, target.hash.length), busy);
+      const key = await slots.run(queue, () => derive(password, target.salt, target, target.hash.length), busy);
       return timingSafeEqual(key, target.hash) && target !== dummy;
     },
     needsRehash(stored) {
@@ -112,6 +119,6 @@ export const randomPassword = (length = 20): string => {
   for (;;) {
     let password = '';
     for (let i = 0; i < length; i += 1) password += all[randomInt(all.length)];
-    if (isAcceptablePassword(password)) return password;
+    if (passwordProblem(password, { minLength: length }) === null) return password;
   }
 };

@@ -127,6 +127,13 @@ export const revokeAllTokens = async (
   return Number(result.numUpdatedRows);
 };
 
+/**
+ * Tells every server process that sessions of the account ended (after the transaction that ended them
+ * committed), so that its live streams on those sessions end at once (server/live/hub.ts).
+ */
+export const announceSessionsEnded = (ctx: Pick<AppContext, 'live'>, accountId: number): void =>
+  ctx.live.publish({ type: 'sessions', data: { account: accountId } });
+
 /** Dead sessions are kept this long (for troubleshooting), then deleted. */
 const SESSION_RETENTION_MS = 24 * 3_600_000;
 

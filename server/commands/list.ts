@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { CMD_ID_MAX, CMD_ID_PATTERN } from '../../src/domain/mqtt/payloads';
+import { CMD_ID_MAX, CMD_ID_PATTERN } from '../../src/domain/commands';
 import type { WireRecord } from '../../src/resources/model';
 import type { ListAnswer, ListBody } from '../../src/resources/query';
 import { deviceCommandsConfig } from '../../src/resources/devices/commandLog';

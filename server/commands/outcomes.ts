@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExpressionBuilder } from 'kysely';
 import type { AuditAction } from '../../src/domain/audit';
-import type { CommandOutcome, CommandStatus } from '../../src/domain/live';
+import type { CommandStatus } from '../../src/domain/commands';
+import type { CommandOutcome } from '../../src/domain/live';
 import type { FinalCommandStatus } from '../../src/resources/devices/requests';
 import type { Command } from '../../src/domain/mqtt/payloads';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/trail';

@@ -1,5 +1,7 @@
 import { Migrator, sql, type CreateTableBuilder, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { chainExistingEntries } from '../audit/chain';
 import type { Database, DatabaseKind } from './database';
+import type { DB } from './schema';
 
 /**
  * Numbered migrations, in code (no filesystem globbing). Kysely runs them in name order, so names
@@ -10,7 +12,8 @@ import type { Database, DatabaseKind } from './database';
  * device list's sort indexes; 0009 the message box; 0012 the readings' rollups (docs/ingest.md, "Rollups");
  * 0013 the device types, seeded with five named ones; 0014 the safety alarms; 0016 the orders' indexes by
  * booking time and session start; 0017 the alarms' messages; 0018 the high pressure alarm follows each
- * type's rated maximum.
+ * type's rated maximum; 0019 chains the audit entries (server/audit/chain.ts); 0020 keeps removed devices
+ * with history; 0021 replaces the sign-in failures by attempts counted per (address, account) pair.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -494,6 +497,55 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       },
       async down(db: Kysely<unknown>) {
         await sql`update alarm_rules set high_above = 2.0 where kind = 'pressure-high' and high_above is null`.execute(db);
+      },
+    },
+    '0019_audit_chain': {
+      async up(db: Kysely<unknown>) {
+        // Tamper evidence (docs/audit.md): each entry's hash and its predecessor's; the entries already written
+        // are chained in id order, the order every later append keeps.
+        await db.schema.alterTable('audit_log').addColumn('prev_hash', 'varchar(64)').execute();
+        await db.schema.alterTable('audit_log').addColumn('hash', 'varchar(64)').execute();
+        await chainExistingEntries(db as Kysely<DB>);
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('audit_log').dropColumn('hash').execute();
+        await db.schema.alterTable('audit_log').dropColumn('prev_hash').execute();
+      },
+    },
+    '0020_devices_removed_at': {
+      async up(db: Kysely<unknown>) {
+        // A removed device with history keeps its row, so its orders and readings keep their device
+        // (docs/server-devices.md, "Removing a device"); it leaves every list and can never connect again.
+        await db.schema.alterTable('devices').addColumn('removed_at', 'bigint').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('devices').dropColumn('removed_at').execute();
+      },
+    },
+    '0021_sign_in_attempts': {
+      async up(db: Kysely<unknown>) {
+        // One row per attempt with both keys, so the (address, account) pair is counted as well as each key;
+        // the row exists from before the password is checked (server/auth/throttle.ts).
+        await withId(db.schema.createTable('sign_in_attempts'))
+          .addColumn('account', 'varchar(255)', (col) => col.notNull())
+          .addColumn('address', 'varchar(64)', (col) => col.notNull())
+          .addColumn('at', 'bigint', (col) => col.notNull())
+          .addColumn('succeeded', 'integer', (col) => col.notNull().defaultTo(0))
+          .execute();
+        await db.schema.createIndex('sign_in_attempts_account_at').on('sign_in_attempts').columns(['account', 'at']).execute();
+        await db.schema.createIndex('sign_in_attempts_address_at').on('sign_in_attempts').columns(['address', 'at']).execute();
+        await db.schema.createIndex('sign_in_attempts_at').on('sign_in_attempts').column('at').execute();
+        await db.schema.dropTable('login_failures').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await withId(db.schema.createTable('login_failures'))
+          .addColumn('kind', 'varchar(16)', (col) => col.notNull())
+          .addColumn('key', 'varchar(255)', (col) => col.notNull())
+          .addColumn('at', 'bigint', (col) => col.notNull())
+          .execute();
+        await db.schema.createIndex('login_failures_kind_key_at').on('login_failures').columns(['kind', 'key', 'at']).execute();
+        await db.schema.createIndex('login_failures_at').on('login_failures').column('at').execute();
+        await db.schema.dropTable('sign_in_attempts').execute();
       },
     },
   };

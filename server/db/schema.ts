@@ -32,14 +32,15 @@ interface SessionsTable {
   revoked_at: number | null;
 }
 
-export type LoginFailureKind = 'account' | 'address';
-
-interface LoginFailuresTable {
+interface SignInAttemptsTable {
   id: Generated<number>;
-  kind: LoginFailureKind;
-  /** The account name as typed (trimmed), or the client address. */
-  key: string;
+  /** The account name as typed (trimmed), known or not. */
+  account: string;
+  /** The client address's key (server/auth/throttle.ts, addressKey). */
+  address: string;
   at: number;
+  /** 0: a failure, or an attempt still being checked; 1: the pair's latest successful sign-in. */
+  succeeded: Generated<number>;
 }
 
 /**
@@ -62,8 +63,10 @@ export interface DevicesTable {
   erd: number;
   online: number;
   last_seen_at: number | null;
-  /** Hash of the device's MQTT secret; null until one is issued. */
+  /** Hash of the device's MQTT secret; null until one is issued, and once the device is removed. */
   secret_hash: string | null;
+  /** When an administrator removed the device while it had history (kept for it); null while in service. */
+  removed_at: number | null;
   created_at: number;
   updated_at: number;
   /** The newest reading, its telemetry payload as JSON (src/domain/live.ts liveReadingSchema); null before the first. */
@@ -160,6 +163,9 @@ interface AuditLogTable {
   address: string;
   before: string | null;
   after: string | null;
+  /** The chain (server/audit/chain.ts): the previous entry's hash, and this entry's; null only if someone wrote around it. */
+  prev_hash: string | null;
+  hash: string | null;
 }
 
 /** A command sent to a device (`oc/{Id}/cmd`) and its outcome (src/domain/live.ts CommandStatus). */
@@ -275,7 +281,7 @@ interface AlarmTransitionsTable {
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
-  login_failures: LoginFailuresTable;
+  sign_in_attempts: SignInAttemptsTable;
   devices: DevicesTable;
   account_devices: AccountDevicesTable;
   orders: OrdersTable;

@@ -1,80 +1,20 @@
 import type { Kysely } from 'kysely';
 import { seededRandom, seededRandomFor, type Random } from '../../src/domain/random';
+import { ratedMaxAtaIn, sessionSetPoint, type RatedMaxima } from '../../src/domain/deviceTypes';
 import type { DeviceState } from '../../src/domain/devices';
+import { DEMO_ASSIGNMENTS, DEMO_DEVICES, type DemoDevice } from '../../src/domain/demo';
 import type { AppContext } from '../context';
 import type { DB, NewDeviceRow, NewOrderRow, NewStateRecordRow } from '../db/schema';
+import { ratedMaxima } from '../device-types/ratedMax';
 
 /**
- * The demo fleet (`--demo`): 12 chambers at four sites, assigned down the demo chain, a few hours of
+ * The demo fleet (`--demo`): the chambers of src/domain/demo.ts, assigned down the demo chain as it says, a few hours of
  * plausible readings per chamber and about 60 bookings. Idempotent: each part is added only where it
  * is missing (devices by Id, assignments by pair, readings for a device without any, orders when no
  * demo device has any). Deterministic apart from the clock: readings and orders count back from now.
  */
 
-export interface DemoDevice {
-  id: string;
-  name: string;
-  type: number;
-  location: string;
-  state: DeviceState;
-  permission: 'Open' | 'Close';
-  online: boolean;
-  /** Emergency rapid depressurisation active. */
-  erd: boolean;
-  /** Hours since its last reading (0: reporting now). */
-  quietHours: number;
-}
-
-const device = (
-  id: string,
-  name: string,
-  type: number,
-  location: string,
-  state: DeviceState,
-  extra: Partial<Pick<DemoDevice, 'permission' | 'online' | 'erd' | 'quietHours'>> = {},
-): DemoDevice => ({
-  id,
-  name,
-  type,
-  location,
-  state,
-  permission: extra.permission ?? (state === 'Work' ? 'Open' : 'Close'),
-  online: extra.online ?? state !== 'Repair',
-  erd: extra.erd ?? false,
-  quietHours: extra.quietHours ?? (state === 'Work' ? 0 : state === 'Repair' ? 5 : 1),
-});
-
-const BEIJING = '北京市朝阳区康复中心';
-const SHANGHAI = '上海市浦东新区健康管理中心';
-const GUANGZHOU = '广州市天河区运动医学中心';
-const CHENGDU = '成都市高新区养生馆';
-
-export const DEMO_DEVICES: readonly DemoDevice[] = [
-  device('OC-BJ-001', '朝阳 1 号舱', 1, BEIJING, 'Work'),
-  device('OC-BJ-002', '朝阳 2 号舱', 1, BEIJING, 'Work'),
-  device('OC-BJ-003', '朝阳 3 号舱', 2, BEIJING, 'Stop', { permission: 'Open' }),
-  device('OC-BJ-004', '朝阳 4 号舱', 3, BEIJING, 'Repair'),
-  device('OC-SH-001', '浦东 1 号舱', 2, SHANGHAI, 'Work'),
-  device('OC-SH-002', '浦东 2 号舱', 2, SHANGHAI, 'Stop'),
-  device('OC-SH-003', '浦东 3 号舱', 4, SHANGHAI, 'Work'),
-  device('OC-GZ-001', '天河 1 号舱', 3, GUANGZHOU, 'Work'),
-  device('OC-GZ-002', '天河 2 号舱', 5, GUANGZHOU, 'Stop', { online: false, quietHours: 3 }),
-  device('OC-GZ-003', '天河 3 号舱', 5, GUANGZHOU, 'Work'),
-  device('OC-CD-001', '高新 1 号舱', 4, CHENGDU, 'Stop'),
-  device('OC-CD-002', '高新 2 号舱', 1, CHENGDU, 'Stop', { erd: true }),
-];
-
 const ids = DEMO_DEVICES.map((demo) => demo.id);
-
-/**
- * Who manages what (the super administrator manages every device by its level, without rows):
- * first 8 (Beijing, Shanghai, one in Guangzhou), second 4 of first's (Beijing), client 2 of second's.
- */
-export const DEMO_ASSIGNMENTS: Readonly<Record<string, readonly string[]>> = {
-  first: ids.slice(0, 8),
-  second: ids.slice(0, 4),
-  client: ids.slice(0, 2),
-};
 
 export interface FleetOptions {
   /** Readings per device at most (default 300, one a minute during sessions). */
@@ -109,9 +49,13 @@ const GAP_MINUTES = 15;
 
 /**
  * One device's readings: back-to-back 60-minute sessions (pressurise, hold, depressurise) with a
- * 15-minute gap, one reading a minute, the newest `quietHours` before now; at most `limit` of them.
+ * 15-minute gap, one reading a minute, the newest `quietHours` before now; at most `limit` of them. Each
+ * session's set point lies below the device type's rating (`sessionSetPoint`), and its pressure never
+ * passes the set point by more than the sensor's noise, so the demo's own data raises no pressure alarm
+ * (and a simulated chamber resuming its session from the newest reading holds within its rating).
  */
-const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRecordRow[] => {
+export const demoReadings = (demo: DemoDevice, now: number, limit: number, maxima: RatedMaxima): NewStateRecordRow[] => {
+  const ratedMaxAta = ratedMaxAtaIn(maxima, demo.type);
   const random = seededRandomFor(demo.id);
   const last = Math.floor((now - demo.quietHours * HOUR) / MINUTE) * MINUTE;
   const rows: NewStateRecordRow[] = [];
@@ -125,7 +69,7 @@ const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRec
   let spo2 = between(random, 96, 98.5);
   let systolic = between(random, 110, 126);
   let diastolic = between(random, 70, 80);
-  let setPressure = [1.3, 1.4, 1.5][Math.floor(random() * 3)] ?? 1.3;
+  let setPressure = sessionSetPoint(random, ratedMaxAta);
   let speed = (['F', 'M', 'S'] as const)[Math.floor(random() * 3)] ?? 'M';
   let atmosphere = random() < 0.5 ? 1 : 0;
   for (let time = last; rows.length < limit; time -= MINUTE) {
@@ -133,7 +77,7 @@ const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRec
       // The gap before this session: no readings; then the previous session, with its own settings.
       time -= (GAP_MINUTES - 1) * MINUTE;
       minutesIntoSession = SESSION_MINUTES - 1;
-      setPressure = [1.3, 1.4, 1.5][Math.floor(random() * 3)] ?? 1.3;
+      setPressure = sessionSetPoint(random, ratedMaxAta);
       speed = (['F', 'M', 'S'] as const)[Math.floor(random() * 3)] ?? 'M';
       atmosphere = random() < 0.5 ? 1 : 0;
       heartRate = between(random, 65, 85);
@@ -161,7 +105,7 @@ const demoReadings = (demo: DemoDevice, now: number, limit: number): NewStateRec
       ss: speed,
       sl: 1,
       sa: atmosphere,
-      rcp: round(clamp(1 + (setPressure - 1) * progress + between(random, -0.01, 0.01), 1, 1.5), 2),
+      rcp: round(clamp(1 + (setPressure - 1) * progress + between(random, -0.01, 0.01), 1, setPressure + 0.01), 2),
       rrd: SESSION_MINUTES - minutesIntoSession,
       rcpi02: round(o2, 1),
       rgpi02: round(generator, 1),
@@ -298,8 +242,9 @@ export const seedDemoFleet = async (ctx: Pick<AppContext, 'db' | 'now'>, options
           .execute()
       ).map((row) => row.device_id),
     );
+    const maxima = await ratedMaxima(trx);
     const readings = DEMO_DEVICES.filter((demo) => !withReadings.has(demo.id)).flatMap((demo) =>
-      demoReadings(demo, now, options.recordsPerDevice ?? 300),
+      demoReadings(demo, now, options.recordsPerDevice ?? 300, maxima),
     );
     await insertBatches(trx, 'state_records', readings);
     result.stateRecords = readings.length;

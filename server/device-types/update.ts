@@ -11,6 +11,7 @@ import type { DB } from '../db/schema';
 import { badInput, notFound } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
 import type { Selectable } from 'kysely';
+import { refuseRatingBelowSetPoints } from './rating';
 
 /**
  * `PUT /api/v1/device-types/:id` (ra-data-simple-rest's update): the super administrator renames a type or
@@ -35,7 +36,13 @@ const asDeviceType = (row: Selectable<DB['device_types']>): DeviceType => ({
 /** What the audit trail keeps of a type before and after an edit. */
 const edited = (type: Pick<DeviceType, 'name' | 'ratedMaxAta'>) => ({ name: type.name, ratedMaxAta: type.ratedMaxAta });
 
-/** Writes the edit and its audit entry in one transaction; an unknown type is 404 and writes nothing. */
+/**
+ * Writes the edit and its audit entry in one transaction; an unknown type is 404, and a rating lowered
+ * below a set point in force on one of the type's chambers 400 naming ratedMaxAta and the chamber, each
+ * writing nothing. The type's row is written before its chambers are read, so a settings command that
+ * reads the rating meanwhile waits for this transaction (server/device-types/rating.ts, typeRating), and
+ * one that read it before has its command recorded, which the check counts once it commits.
+ */
 const updateDeviceType = (ctx: Pick<AppContext, 'db' | 'now'>, actor: AuditActor, edit: DeviceTypeEdit): Promise<DeviceType> =>
   ctx.db.transaction().execute(async (trx) => {
     const at = ctx.now();
@@ -43,6 +50,7 @@ const updateDeviceType = (ctx: Pick<AppContext, 'db' | 'now'>, actor: AuditActor
     if (row === undefined) throw notFound();
     const before = asDeviceType(row);
     await trx.updateTable('device_types').set({ name: edit.name, rated_max_ata: edit.ratedMaxAta, updated_at: at }).where('id', '=', edit.id).execute();
+    if (edit.ratedMaxAta < before.ratedMaxAta) await refuseRatingBelowSetPoints(trx, edit.id, edit.ratedMaxAta);
     await recordAudit(trx, actor, { action: 'deviceType.update', targetType: 'deviceType', targetId: edit.id, before: edited(before), after: edited(edit) }, at);
     return { id: edit.id, name: edit.name, ratedMaxAta: edit.ratedMaxAta, updatedAt: at };
   });

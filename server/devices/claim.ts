@@ -11,11 +11,11 @@ import { listDeviceById } from './list';
  * UPDATE takes the row lock (PostgreSQL) or the write lock (SQLite) before the row is read, so the
  * "before" a write records cannot change under it, and two concurrent toggles of the permission
  * serialise instead of both reading the same value. No row → 40400, the same for a device that does
- * not exist and one out of scope; nothing is written (the caller's transaction rolls back).
+ * not exist, one out of scope and one removed (kept for its history); nothing is written (the caller's transaction rolls back).
  */
 export const claimDevice = async (trx: Kysely<DB>, viewer: Viewer, id: string, now: number): Promise<DeviceRow> => {
   const scope = deviceScope(trx, viewer);
-  const touch = trx.updateTable('devices').set({ updated_at: now }).where('devices.id', '=', id);
+  const touch = trx.updateTable('devices').set({ updated_at: now }).where('devices.id', '=', id).where('devices.removed_at', 'is', null);
   const result = await (scope === undefined ? touch : touch.where('devices.id', 'in', scope)).executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw notFound();
   const row = await trx.selectFrom('devices').selectAll().where('devices.id', '=', id).executeTakeFirst();

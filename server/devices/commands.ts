@@ -19,8 +19,10 @@ import type { AppContext } from '../context';
 import { badInput } from '../http/envelope';
 import { dispatchCommand, recordCommand, type CommandBody } from '../commands/issue';
 import type { CommandLog } from '../commands/outcomes';
-import type { DeviceRow } from '../db/schema';
+import type { DB, DeviceRow } from '../db/schema';
+import type { Kysely } from 'kysely';
 import type { Viewer } from '../scope/service';
+import { refuseAboveRating, typeRating } from '../device-types/rating';
 import { claimDevice, deviceRecord } from './claim';
 import { withDeviceId } from './update';
 
@@ -41,7 +43,7 @@ export const changePermissionBody = withDeviceId(changePermissionBodySchema) as 
 export const changeStateBody = withDeviceId(changeStateBodySchema) as unknown as z.ZodType<ChangeStateBody>;
 export const changeSettingsBody = withDeviceId(changeSettingsBodySchema) as unknown as z.ZodType<ChangeSettingsBody>;
 
-type CommandContext = Pick<AppContext, 'db' | 'now' | 'link' | 'live'>;
+type CommandContext = Pick<AppContext, 'db' | 'kind' | 'now' | 'link' | 'live'>;
 
 /** A device command's answer: the device as listed, and the command sent to it. */
 export type CommandAnswer = WireRecord & IssuedCommand;
@@ -67,12 +69,12 @@ const runCommand = async (
   viewer: Viewer,
   actor: AuditActor,
   Id: string,
-  plan: (device: DeviceRow) => DeviceChange,
+  plan: (device: DeviceRow, trx: Kysely<DB>) => DeviceChange | Promise<DeviceChange>,
 ): Promise<CommandAnswer> => {
   const { record, command } = await ctx.db.transaction().execute(async (trx) => {
     const at = ctx.now();
     const device = await claimDevice(trx, viewer, Id, at);
-    const { columns, action, before, after, command: body } = plan(device);
+    const { columns, action, before, after, command: body } = await plan(device, trx);
     if (columns !== undefined) await trx.updateTable('devices').set(columns).where('devices.id', '=', Id).execute();
     const sent = await recordCommand(trx, Id, body, actor.id, at);
     await recordAudit(trx, actor, { action, targetType: 'device', targetId: Id, deviceId: Id, before, after: { ...after, cmdId: sent.cmdId } }, at);
@@ -124,14 +126,16 @@ const reportedSettings = (device: DeviceRow): Partial<Settings> => {
  * Asks the chamber to change the given settings. The server keeps no settings of its own (the chamber's
  * telemetry reports what it runs with), so only the update time changes on the device. The audit entry
  * holds, for each setting asked for, the value last reported before (null when the chamber has not
- * reported it) and the value asked for after. No setting at all is 40000 naming the five fields,
- * nothing written.
+ * reported it) and the value asked for after. No setting at all is 40000 naming the five fields, and
+ * an SP above the device type's rated maximum 40000 naming SP and the limit (checked once the device is
+ * claimed, so a device out of scope is 40400 first), nothing written and nothing sent.
  */
 export const changeSettings = async (ctx: CommandContext, log: CommandLog, viewer: Viewer, actor: AuditActor, body: ChangeSettingsBody) => {
   if (!hasSettings(body)) throw badInput('validation.required', { field: SETTINGS_FIELDS.join('/') });
   const asked = settingsOf(body);
   const fields = SETTINGS_FIELDS.filter((field) => asked[field] !== undefined);
-  return runCommand(ctx, log, viewer, actor, body.Id, (device) => {
+  return runCommand(ctx, log, viewer, actor, body.Id, async (device, trx) => {
+    if (asked.SP !== undefined) refuseAboveRating(asked.SP, await typeRating(trx, device.type, ctx.kind === 'postgres'));
     const reported = reportedSettings(device);
     return {
       action: 'device.changeSettings',

@@ -28,10 +28,13 @@ export const deviceListing = defineListing(devicesConfig, {
   Reading: column('d.latest', 'json', true),
 });
 
+/** Devices in service: one removed while it had history keeps its row for that history, and leaves the lists. */
+const inService = (db: Kysely<DB>) => db.selectFrom('devices as d').where('d.removed_at', 'is', null);
+
 /** The rows the viewer sees, before filters (compiled once per level: ../lists/compiled.ts, viewerSource). */
 const visible = (db: Kysely<DB>, viewer: Viewer) => {
   const scope = deviceScope(db, viewer);
-  const base = db.selectFrom('devices as d');
+  const base = inService(db);
   return scope === undefined ? base : base.where('d.id', 'in', scope);
 };
 
@@ -43,7 +46,7 @@ const visible = (db: Kysely<DB>, viewer: Viewer) => {
  */
 const visibleInSortOrder = (db: Kysely<DB>, viewer: Viewer) => {
   const scope = deviceScope(db, viewer);
-  const base = db.selectFrom('devices as d');
+  const base = inService(db);
   return scope === undefined ? base : base.where(sql<SqlBool>`+${sql.ref('d.id')} in (${scope})`);
 };
 

@@ -34,7 +34,8 @@ type RegistryContext = Pick<AppContext, 'db' | 'now' | 'link'>;
 /**
  * Registers a device: `{ Id, name, Type, Location }`, permission Close, state Stop, offline, no
  * assignment (the super administrator manages every device by its level), and a new secret. Records
- * 'device.register' (never the secret). An existing Id → 40000 'device.exists' naming it.
+ * 'device.register' (never the secret). An existing Id → 40000 'device.exists' naming it; the Id of a
+ * device removed with its history kept → 40000 'device.removedKeepsId'.
  */
 export const registerDevice = (ctx: RegistryContext, viewer: Viewer, actor: AuditActor, device: DeviceEdit): Promise<DeviceWithSecret> =>
   ctx.db.transaction().execute(async (trx) => {
@@ -60,7 +61,10 @@ export const registerDevice = (ctx: RegistryContext, viewer: Viewer, actor: Audi
       })
       .onConflict((conflict) => conflict.column('id').doNothing())
       .executeTakeFirst();
-    if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw badInput('device.exists', { device: device.Id, field: 'Id' });
+    if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) {
+      const taken = await trx.selectFrom('devices').select('devices.removed_at').where('devices.id', '=', device.Id).executeTakeFirst();
+      throw badInput((taken?.removed_at ?? null) === null ? 'device.exists' : 'device.removedKeepsId', { device: device.Id, field: 'Id' });
+    }
     await recordAudit(
       trx,
       actor,
@@ -95,12 +99,14 @@ export const rotateDeviceSecret = async (ctx: RegistryContext, viewer: Viewer, a
 };
 
 /**
- * Removes a device in the viewer's scope and its assignments to accounts. A device with orders or state
- * records is refused (40000 'device.hasHistory'): that history is kept (the tables reference the device
- * without cascade, migration 0003), and deleting it would orphan the records operators must be able to
- * trace. Its audit entries stay (they have no foreign key). Records 'device.delete' with the device as
- * it was and the accounts it was assigned to; after the commit its MQTT connection is ended. Answers the
- * device as it was listed. Unknown or out of scope → 40400, nothing written.
+ * Removes a device in the viewer's scope: its assignments to accounts go, its secret is revoked, and after
+ * the commit its MQTT connection is ended. A device with orders or state records keeps its row, marked
+ * removed (`removed_at`, no secret): that history is kept (the tables reference the device without
+ * cascade, migration 0003) and stays readable by whoever sees every device, while the device leaves every
+ * list and can never connect or be written again. A device without such history is deleted outright, and
+ * its Id is free again. Its audit entries, commands and alarms stay either way (no foreign key). Records
+ * 'device.delete' with the device as it was, the accounts it was assigned to and whether its history was
+ * kept. Answers the device as it was listed. Unknown, out of scope or already removed → 40400, nothing written.
  */
 export const deleteDevice = async (ctx: RegistryContext, viewer: Viewer, actor: AuditActor, id: string): Promise<WireRecord> => {
   const deleted = await ctx.db.transaction().execute(async (trx) => {
@@ -111,7 +117,7 @@ export const deleteDevice = async (ctx: RegistryContext, viewer: Viewer, actor: 
       trx.selectFrom('orders').select('orders.id').where('orders.device_id', '=', id).limit(1).executeTakeFirst(),
       trx.selectFrom('state_records').select('state_records.id').where('state_records.device_id', '=', id).limit(1).executeTakeFirst(),
     ]);
-    if (orders !== undefined || readings !== undefined) throw badInput('device.hasHistory', { device: id, field: 'Id' });
+    const historyKept = orders !== undefined || readings !== undefined;
     const assigned = await trx
       .selectFrom('account_devices')
       .innerJoin('accounts', 'accounts.id', 'account_devices.account_id')
@@ -120,7 +126,8 @@ export const deleteDevice = async (ctx: RegistryContext, viewer: Viewer, actor: 
       .orderBy('accounts.account')
       .execute();
     await trx.deleteFrom('account_devices').where('account_devices.device_id', '=', id).execute();
-    await trx.deleteFrom('devices').where('devices.id', '=', id).execute();
+    if (historyKept) await trx.updateTable('devices').set({ removed_at: at, secret_hash: null, online: 0 }).where('devices.id', '=', id).execute();
+    else await trx.deleteFrom('devices').where('devices.id', '=', id).execute();
     await recordAudit(
       trx,
       actor,
@@ -137,6 +144,7 @@ export const deleteDevice = async (ctx: RegistryContext, viewer: Viewer, actor: 
           Permission: device.permission,
           assignedTo: assigned.map((row) => row.account),
         },
+        after: { historyKept },
       },
       at,
     );

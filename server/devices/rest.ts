@@ -6,14 +6,16 @@ import { actorOf } from '../audit/actor';
 import { requireAccess, signedIn } from '../auth/guard';
 import { noPayload } from '../auth/routes';
 import type { ZodTypeProvider } from '../http/validation';
+import { brokerAddressFor } from './broker-address';
 import { deleteDevice, registerDevice, rotateDeviceSecret } from './registry';
 import { deviceEditBody } from './update';
 
 /**
  * Device registration and credentials under /api/v1 (docs/product.md, "Device credentials"; docs/server-devices.md):
- *   POST   /devices             { Id, name, Type, Location } → 201 the device + `secret` (policy devices/create)
- *   POST   /devices/:Id/secret  → the device + a new `secret`; the old one stops working (devices/create)
- *   DELETE /devices/:Id         → the device as it was (devices/delete); refused while it has history
+ *   POST   /devices             { Id, name, Type, Location } → 201 the device + `secret` + `broker` (policy devices/create)
+ *   POST   /devices/:Id/secret  → the device + a new `secret` + `broker`; the old one stops working (devices/create)
+ *   DELETE /devices/:Id         → the device as it was (devices/delete); one with history is kept, marked removed
+ * `broker` is where the device connects with it (src/domain/mqtt/connection.ts; ./broker-address.ts).
  * All three are the super administrator's by the shared policy. The registration body is the device
  * edit's (`Id` and the edit form's fields, the same limits), behind `withDeviceId` (an empty Id is code
  * 401 first). Failures are REST errors: status + `{ message, code }`.
@@ -33,7 +35,7 @@ export const deviceRestRoutes: FastifyPluginAsync = async (instance) => {
     { schema: { body: deviceRegistrationBody }, onRequest: requireAccess({ resource, action: 'create' }) },
     async (request, reply) => {
       const device = await registerDevice(app.ctx, signedIn(request), actorOf(request), request.body);
-      return reply.code(201).send(device);
+      return reply.code(201).send({ ...device, broker: brokerAddressFor(app, request) });
     },
   );
 
@@ -41,7 +43,7 @@ export const deviceRestRoutes: FastifyPluginAsync = async (instance) => {
     '/devices/:Id/secret',
     // Issuing credentials is registration's right (admin); the call takes no body.
     { schema: { params: deviceParams, body: noPayload }, onRequest: requireAccess({ resource, action: 'create' }) },
-    async (request) => rotateDeviceSecret(app.ctx, signedIn(request), actorOf(request), request.params.Id),
+    async (request) => ({ ...(await rotateDeviceSecret(app.ctx, signedIn(request), actorOf(request), request.params.Id)), broker: brokerAddressFor(app, request) }),
   );
 
   app.delete(

@@ -8,6 +8,7 @@ import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DeviceRow } from '../db/schema';
 import type { Viewer } from '../scope/service';
+import { refuseTypeBelowSetPoint, typeRating } from '../device-types/rating';
 import { claimDevice, deviceRecord } from './claim';
 
 /**
@@ -71,10 +72,11 @@ const editedFields = (row: Pick<DeviceRow, 'name' | 'type' | 'location'>) => ({ 
  * Writes the edit (name, Type, Location and the update time from the server's clock) to a device the
  * viewer sees, records 'device.update' with the fields before and after in the same transaction, and
  * answers the device as `list/get_OCProperty` answers it. A device out of the viewer's scope is "not
- * found" exactly like one that does not exist (40400, nothing written).
+ * found" exactly like one that does not exist (40400, nothing written); a new Type rated below the set
+ * point in force on the device is 40000 naming Type (docs/device-types.md), nothing written.
  */
 export const updateDevice = (
-  ctx: Pick<AppContext, 'db' | 'now'>,
+  ctx: Pick<AppContext, 'db' | 'kind' | 'now'>,
   viewer: Viewer,
   actor: AuditActor,
   edit: DeviceEdit,
@@ -82,6 +84,7 @@ export const updateDevice = (
   ctx.db.transaction().execute(async (trx) => {
     const at = ctx.now();
     const before = await claimDevice(trx, viewer, edit.Id, at);
+    if (edit.Type !== before.type) await refuseTypeBelowSetPoint(trx, edit.Id, await typeRating(trx, edit.Type, ctx.kind === 'postgres'));
     await trx
       .updateTable('devices')
       .set({ name: edit.name, type: edit.Type, location: edit.Location })

@@ -20,7 +20,8 @@ const countWhen = (condition: ReturnType<typeof sql>) => sql<number>`count(case 
 
 const chamberCounts = async (db: Kysely<DB>, viewer: Viewer): Promise<FleetSummary['chambers']> => {
   const scope = deviceScope(db, viewer);
-  const base = db.selectFrom('devices as d');
+  // A removed device kept for its history is no longer a chamber of the fleet.
+  const base = db.selectFrom('devices as d').where('d.removed_at', 'is', null);
   const row = await (scope === undefined ? base : base.where('d.id', 'in', scope))
     .select([
       sql<number>`count(*)`.as('total'),

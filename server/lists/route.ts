@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ResourceConfig, UpstreamEndpoints } from '../../src/resources/types';
+import type { ResourceConfig, UpstreamCall } from '../../src/resources/types';
 import { requireAccess, signedIn } from '../auth/guard';
 import { ok, okRendered, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
@@ -7,7 +7,7 @@ import type { ServedResource } from '../resources/served';
 import { listBody } from './body';
 
 /** The upstream path of one of a resource's calls, from its configuration (the console posts to the same). */
-export const upstreamPath = (config: ResourceConfig, call: keyof UpstreamEndpoints): string => {
+export const upstreamPath = (config: ResourceConfig, call: UpstreamCall): string => {
   if (config.adapter !== 'upstream') throw new Error(`${config.name} is not served by the upstream contract`);
   const path = config.endpoints[call];
   if (path === undefined) throw new Error(`${config.name} has no ${call} endpoint in its configuration`);

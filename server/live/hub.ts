@@ -16,7 +16,8 @@ import { openSessions } from './watch';
  * revocation, expiry, idleness, a disabled account) and re-reads each viewer's devices: a stream whose
  * scope changed drops what it had pending and sends a reset. A slow client never holds more than one
  * merged patch per device (plus a bounded number of outcomes): while its socket is full, nothing is
- * written and the coalescer absorbs what arrives.
+ * written and the coalescer absorbs what arrives. A `sessions` event (an account disabled, deleted, or its
+ * password changed) checks that account's streams at once, without waiting for the next pass.
  */
 
 export interface LiveSettings {
@@ -76,6 +77,8 @@ export interface LiveHub {
    * of this process. An id that cannot be resumed from starts the stream with a reset.
    */
   open(res: ServerResponse, account: SignedInAccount, scope: LiveScope, from: string | number): void;
+  /** How many streams of this process belong to the session of `tokenHash`. */
+  streamsOf(tokenHash: string): number;
   /** Ends every stream and stops listening. */
   close(): void;
 }
@@ -163,7 +166,24 @@ export const createLiveHub = (ctx: AppContext, log: FastifyBaseLogger): LiveHub 
     else stream.res.end(() => socket?.destroy());
   };
 
+  /** Ends those of `candidates` whose session ended (sign-out, revocation, expiry, idleness, a disabled or deleted account). */
+  const endClosed = async (candidates: readonly Stream[]): Promise<void> => {
+    const open = await openSessions(ctx, [...new Set(candidates.map((stream) => stream.account.tokenHash))]);
+    for (const stream of candidates) if (streams.has(stream) && !open.has(stream.account.tokenHash)) end(stream);
+  };
+
+  /** A `sessions` event: the account's streams are checked at once rather than at the next recheck. */
+  const endClosedOf = (accountId: number): void => {
+    const own = [...streams].filter((stream) => stream.account.id === accountId);
+    if (own.length === 0) return;
+    endClosed(own).catch((error: unknown) => log.error({ err: error }, 'live streams: checking an account\'s sessions failed'));
+  };
+
   const unsubscribe = ctx.live.subscribe((event) => {
+    if (event.type === 'sessions') {
+      endClosedOf(event.data.account);
+      return;
+    }
     const seq = history.append(event);
     for (const stream of streams) {
       if (!carries(stream, event)) continue;
@@ -182,8 +202,7 @@ export const createLiveHub = (ctx: AppContext, log: FastifyBaseLogger): LiveHub 
     if (checking || streams.size === 0) return;
     checking = true;
     try {
-      const open = await openSessions(ctx, [...new Set([...streams].map((stream) => stream.account.tokenHash))]);
-      for (const stream of streams) if (!open.has(stream.account.tokenHash)) end(stream);
+      await endClosed([...streams]);
       const viewers = new Map<number, SignedInAccount>();
       for (const stream of streams) if (stream.scope !== 'all') viewers.set(stream.account.id, stream.account);
       for (const viewer of viewers.values()) {
@@ -222,6 +241,11 @@ export const createLiveHub = (ctx: AppContext, log: FastifyBaseLogger): LiveHub 
         dirty.delete(stream);
       });
       write(stream, outgoing(stream) + sseMessage(idNow(), 'ready', { heartbeatMs: settings.heartbeatMs }));
+    },
+    streamsOf(tokenHash) {
+      let count = 0;
+      for (const stream of streams) if (stream.account.tokenHash === tokenHash) count += 1;
+      return count;
     },
     close() {
       closed = true;

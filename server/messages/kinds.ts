@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ALARM_KINDS, ALARM_PRIORITIES } from '../../src/domain/alarms/rules';
 import type { MessageAlarm, MessageKind, MessageType } from '../../src/domain/messages';
-import { COMMAND_TYPES } from '../../src/domain/mqtt/payloads';
+import { COMMAND_TYPES } from '../../src/domain/commands';
 import type { FinalCommandStatus } from '../../src/resources/devices/requests';
 import type { Locale } from '../../src/domain/locales';
 import { ALARM_KIND_LABELS } from '../../src/resources/alarms/config';

@@ -4,12 +4,14 @@ import { MAX_PAYLOAD_BYTES } from '../../src/domain/mqtt/parse';
 import { isDeviceId } from '../../src/domain/mqtt/topics';
 import { createAuthentication } from './broker/authentication';
 import { createPublishAuthorization } from './broker/device-publish';
-import { listen } from './broker/listener';
+import { createClientLimits } from './broker/limits';
+import { closeListeners, listen, type BrokerListener, type ListenerParts } from './broker/listener';
 import { limitPackets } from './broker/packet-limit';
 import { createRefusals, printable } from './broker/refusals';
 import { createServerRelay } from './broker/server-relay';
 import { createClientSessions } from './broker/sessions';
 import { createSubscriptionRights } from './broker/topic-rights';
+import { DEFAULT_BROKER_LIMITS } from '../config';
 import { DEFAULT_MAX_PACKET_BYTES, type EmbeddedBroker, type EmbeddedBrokerOptions } from './config';
 
 /**
@@ -23,7 +25,8 @@ import { DEFAULT_MAX_PACKET_BYTES, type EmbeddedBroker, type EmbeddedBrokerOptio
  * and sessions (sessions.ts); where a client may publish and what it may receive (topic-rights.ts); each
  * publish on the hot path, a device's QoS 1 acknowledgement held until the server settles it
  * (device-publish.ts); the packet size limit (packet-limit.ts); the server's own in-process publishing
- * and subscribing (server-relay.ts); the TCP listener and the flush on close (listener.ts).
+ * and subscribing (server-relay.ts); what one address may cost it: connections per minute and refused
+ * sign-ins (limits.ts); the listeners, plain TCP and TLS, and the flush on close (listener.ts).
  *
  * Every refusal is logged (warn: device, client id, topic; never a password) and counted by reason
  * (refusals.ts):
@@ -36,6 +39,9 @@ import { DEFAULT_MAX_PACKET_BYTES, type EmbeddedBroker, type EmbeddedBrokerOptio
  *   subscribeDenied  SUBACK 0x80 for that filter; the client stays connected
  *   oversized        a device payload over `maxPayloadBytes`: acknowledged (PUBACK) and dropped
  *   packetTooLarge   any packet over `maxPacketBytes` (default 64 KiB), seen while it arrives: connection closed
+ *   addressRateLimited    a new connection over its address's rate: closed before it is read
+ *   signInThrottled       CONNACK "server unavailable" (3) unchecked: its address and username failed too often
+ *   deviceConnectionLimit CONNACK "server unavailable" (3): the device holds `connectionsPerDevice` connections already
  *
  * With `onDeviceMessage`, every device message that passes is handed to the server in-process and a
  * QoS 1 publish is acknowledged only once the server settles it (see EmbeddedBrokerOptions).
@@ -50,10 +56,22 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions): Promi
   if (isDeviceId(serverCredentials.username)) throw new RangeError('the server MQTT username must not be a valid device Id');
   if (serverCredentials.password === '') throw new RangeError('the server MQTT password must not be empty');
 
+  if (options.plain === false && options.tls === undefined) throw new RangeError('the broker needs a plain or a TLS listener');
+  const limits = { ...DEFAULT_BROKER_LIMITS, ...options.limits };
+
   const { counters, refuse } = createRefusals(log);
   const sessions = createClientSessions(log, serverCredentials.username);
+  const clientLimits = createClientLimits(limits);
   const broker = new Aedes({
-    ...createAuthentication({ log, serverCredentials, authenticateDevice: options.authenticate, sessions, refuse }),
+    ...createAuthentication({
+      log,
+      serverCredentials,
+      authenticateDevice: options.authenticate,
+      sessions,
+      refuse,
+      limits: clientLimits,
+      connectionsPerDevice: limits.connectionsPerDevice,
+    }),
     authorizePublish: createPublishAuthorization({ log, sessions, refuse, maxPayloadBytes, onDeviceMessage: options.onDeviceMessage }),
     ...createSubscriptionRights(sessions, refuse),
   });
@@ -68,25 +86,48 @@ export const startEmbeddedBroker = async (options: EmbeddedBrokerOptions): Promi
   (broker as EventEmitter).on('error', (error: Error) => log.error({ err: error }, 'mqtt: broker error'));
 
   await broker.listen();
-  const listener = await listen(broker, {
-    port: options.port,
-    host: options.host,
+  const parts: Omit<ListenerParts, 'port' | 'host'> = {
     log,
-    connected: (client, socket) => limitPackets(client, socket, maxPacketBytes, sessions, refuse),
+    accept(socket) {
+      if (clientLimits.acceptSocket(socket)) return true;
+      refuse('addressRateLimited', { address: printable(socket.remoteAddress) }, 'mqtt: too many connections from this address, closed');
+      return false;
+    },
+    connected(client, socket) {
+      clientLimits.remember(client, socket);
+      return limitPackets(client, socket, maxPacketBytes, sessions, refuse);
+    },
     closed: (client) => sessions.forget(client),
-  });
+  };
+  const listeners: BrokerListener[] = [];
+  const opened = async (listening: Promise<BrokerListener>): Promise<BrokerListener> => {
+    const listener = await listening;
+    listeners.push(listener);
+    return listener;
+  };
+  let plain: BrokerListener | undefined;
+  let secure: BrokerListener | undefined;
+  try {
+    if (options.plain !== false) plain = await opened(listen(broker, { ...parts, port: options.port, host: options.host }));
+    const { tls } = options;
+    if (tls !== undefined) secure = await opened(listen(broker, { ...parts, port: tls.port, host: tls.host ?? options.host, tls }));
+  } catch (error) {
+    await closeListeners(broker, listeners);
+    throw error;
+  }
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      await listener.close();
+      await closeListeners(broker, listeners);
       sessions.clear();
     })();
     return closing;
   };
 
   return {
-    port: listener.port,
+    port: plain?.port ?? null,
+    tlsPort: secure?.port ?? null,
     counters,
     get connectedClients() {
       return broker.connectedClients;

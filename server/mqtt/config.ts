@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { BrokerLimits } from '../config';
 import type { QoS } from '../../src/domain/mqtt/topics';
 import type { InboundMessage } from './transport';
 
@@ -7,8 +8,11 @@ import type { InboundMessage } from './transport';
  * The embedded MQTT broker's options and results (server/mqtt/broker.ts). The MQTT plugin
  * (server/mqtt/plugin.ts) maps the configuration (docs/mqtt.md, "Embedded broker"):
  *
- *   MQTT_PORT   → `port` (default 1883, 1884 with --demo), the embedded broker's TCP port
+ *   MQTT_PORT   → `port` (default 1883, 1884 with --demo), the embedded broker's plain TCP port
  *   MQTT_HOST   → `host` (default 0.0.0.0), the interface it listens on
+ *   MQTT_PLAIN  → `plain` (default on); off: no plain listener (but on 127.0.0.1 for cluster workers)
+ *   MQTT_TLS_CERT, MQTT_TLS_KEY, MQTT_TLS_PORT → `tls`: the files' contents, and the TLS port (default 8883)
+ *   MQTT_CONNECTIONS_PER_DEVICE, MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE, MQTT_LOGIN_FAILURES_PER_HOUR → `limits`
  *   MQTT_URL    → no embedded broker at all: the server connects to that broker instead
  *   (none)      → `serverCredentials`: generated at start (`newServerCredentials`); they leave the process
  *                 only for its own cluster workers (server/main.ts)
@@ -38,10 +42,16 @@ export const newServerCredentials = (): BrokerCredentials => ({ username: SERVER
 export type BrokerLog = Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 
 export interface EmbeddedBrokerOptions {
-  /** TCP port; 0 picks a free one (the answer's `port` says which). */
+  /** The plain listener's TCP port; 0 picks a free one (the answer's `port` says which). */
   port: number;
   /** Interface to listen on; default all interfaces. */
   host?: string;
+  /** False: no plain listener (then `tls` is required). Default true. */
+  plain?: boolean;
+  /** A TLS listener too: its port (0 picks a free one), interface (default `host`), certificate chain and key (PEM). */
+  tls?: { port: number; host?: string; cert: Buffer | string; key: Buffer | string };
+  /** What one device or address may cost the broker; default DEFAULT_BROKER_LIMITS (server/config.ts). */
+  limits?: Partial<BrokerLimits>;
   /** True when `secret` is device `deviceId`'s current secret (verifyDeviceSecret); called only for a valid device Id. */
   authenticate: (deviceId: string, secret: string) => Promise<boolean>;
   /** The server's own internal client: every topic, and `$share/<group>/…` subscriptions. Its username must not be a device Id. */
@@ -66,15 +76,28 @@ export interface EmbeddedBrokerOptions {
   maxPacketBytes?: number;
 }
 
-/** Why the broker refused something; each is counted in `counters`. */
-export type RefusalReason = 'badCredentials' | 'clientIdDenied' | 'publishDenied' | 'subscribeDenied' | 'oversized' | 'packetTooLarge';
+/** Why the broker refused something; each is counted in `counters` (docs/mqtt.md, "Counters"). */
+export const REFUSAL_REASONS = [
+  'badCredentials',
+  'clientIdDenied',
+  'publishDenied',
+  'subscribeDenied',
+  'oversized',
+  'packetTooLarge',
+  'addressRateLimited',
+  'signInThrottled',
+  'deviceConnectionLimit',
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 export type BrokerCounters = Record<RefusalReason, number>;
 
 export const DEFAULT_MAX_PACKET_BYTES = 65_536;
 
 export interface EmbeddedBroker {
-  /** The port it listens on (the real one when `port` was 0). */
-  readonly port: number;
+  /** The plain listener's port (the real one when `port` was 0); null without one. */
+  readonly port: number | null;
+  /** The TLS listener's port; null without one. */
+  readonly tlsPort: number | null;
   /** Refusals since start, by reason (live: read it whenever). */
   readonly counters: Readonly<BrokerCounters>;
   /** Clients connected now (devices and the server's own). */

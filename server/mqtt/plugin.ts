@@ -10,12 +10,13 @@ import { createClientTransport, type ClientTransport } from './client';
 import { newServerCredentials, type BrokerCounters, type BrokerCredentials } from './config';
 import { createEmbeddedTransport, type EmbeddedTransport } from './embedded';
 import { unlinked } from './link';
+import { brokerListeners } from './listeners';
 
 /**
  * The MQTT plugin (docs/mqtt.md, "Running the broker"): one transport, chosen from the
  * configuration, and what hangs on it.
  *
- *   no MQTT_URL   the embedded broker (aedes) on MQTT_PORT, device messages in-process
+ *   no MQTT_URL   the embedded broker (aedes) on MQTT_PORT and/or MQTT_TLS_PORT, device messages in-process
  *   MQTT_URL      a client of that broker, device messages through shared subscriptions
  *   `primary`     a cluster worker: a client of the primary's embedded broker, without ingestion
  *
@@ -54,13 +55,15 @@ export interface MqttPluginOptions {
 
 /** What an operator reads on /healthz (docs/mqtt.md, "Counters"). */
 export type MqttStatus =
-  | { broker: 'embedded'; port: number; clients: number; refused: BrokerCounters; pending: number; ingest: IngestCounters }
+  | { broker: 'embedded'; port: number | null; tlsPort: number | null; clients: number; refused: BrokerCounters; pending: number; ingest: IngestCounters }
   | { broker: 'external'; connected: boolean; reconnects: number; pending: number; ingest: IngestCounters }
   | { broker: 'primary'; connected: boolean };
 
 interface MqttRuntime {
-  /** The embedded broker's port (the real one when MQTT_PORT is 0); null for a client. */
+  /** The embedded broker's plain port (the real one when MQTT_PORT is 0); null for a client, or without a plain listener. */
   readonly port: number | null;
+  /** The embedded broker's TLS port (the real one when MQTT_TLS_PORT is 0); null for a client, or without TLS. */
+  readonly tlsPort: number | null;
   status(): MqttStatus;
 }
 
@@ -95,8 +98,7 @@ const openTransport = async (ctx: AppContext, options: MqttPluginOptions, log: F
   const target = ctx.config.mqtt;
   if (target.kind === 'embedded') {
     const transport = await createEmbeddedTransport({
-      port: target.port,
-      host: target.host,
+      ...(await brokerListeners(target, ctx.config.workers)),
       authenticate: (deviceId, secret) => verifyDeviceSecret(ctx, deviceId, secret),
       serverCredentials: options.serverCredentials ?? newServerCredentials(),
       log,
@@ -120,7 +122,7 @@ const status = (running: Running): MqttStatus => {
   const { ingest } = running;
   if (running.kind === 'embedded') {
     const { broker, pending } = running.transport;
-    return { broker: 'embedded', port: broker.port, clients: broker.connectedClients, refused: broker.counters, pending, ingest: ingest.counters };
+    return { broker: 'embedded', port: broker.port, tlsPort: broker.tlsPort, clients: broker.connectedClients, refused: broker.counters, pending, ingest: ingest.counters };
   }
   const { connected, reconnects, pending } = running.transport;
   return { broker: 'external', connected, reconnects, pending, ingest: ingest.counters };
@@ -187,6 +189,7 @@ export const mqttPlugin = globalPlugin<MqttPluginOptions>('oxygen-mqtt', async (
 
   app.decorate('mqtt', {
     port: opened.kind === 'embedded' ? opened.transport.broker.port : null,
+    tlsPort: opened.kind === 'embedded' ? opened.transport.broker.tlsPort : null,
     status: () => status(running),
   } satisfies MqttRuntime);
 

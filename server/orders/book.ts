@@ -21,13 +21,14 @@ const DAY = 24 * 60 * MINUTE;
 
 type BookingContext = Pick<AppContext, 'db' | 'now' | 'config'>;
 
-/** Takes the device's row lock when it exists and is in the viewer's scope (a no-op update); else 40400. */
+/** Takes the device's row lock when it is in service and in the viewer's scope (a no-op update); else 40400. */
 const lockScopedDevice = async (trx: Transaction<DB>, viewer: Viewer, deviceId: string): Promise<void> => {
   const scope = deviceScope(trx, viewer);
   const touch = trx
     .updateTable('devices')
     .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('devices.id', '=', deviceId);
+    .where('devices.id', '=', deviceId)
+    .where('devices.removed_at', 'is', null);
   const result = await (scope === undefined ? touch : touch.where('devices.id', 'in', scope)).executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw notFound();
 };

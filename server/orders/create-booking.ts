@@ -40,12 +40,12 @@ const isUniqueViolation = (error: unknown): boolean => {
 };
 
 /**
- * Creates an open booking (demo, simulator, tests; a booking API later). The device must exist (else
+ * Creates an open booking (demo, simulator, tests; a booking API later). The device must be in service (else
  * 40400). A generated order number that another booking took meanwhile is retried; a given one that
  * exists fails with the store's unique error.
  */
 export const createBooking = async (ctx: Pick<AppContext, 'db' | 'now'>, input: NewBooking): Promise<OrderState> => {
-  const device = await ctx.db.selectFrom('devices').select('id').where('id', '=', input.deviceId).executeTakeFirst();
+  const device = await ctx.db.selectFrom('devices').select('id').where('id', '=', input.deviceId).where('removed_at', 'is', null).executeTakeFirst();
   if (device === undefined) throw notFound();
   const time = ctx.now();
   for (let attempt = 1; ; attempt += 1) {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { auditRoutes } from '../audit/routes';
 import { deviceTypeRoutes } from '../device-types/update';
 import { alarmRoutes } from '../alarms/routes';
 import { deviceRestRoutes } from '../devices/rest';
@@ -33,6 +34,7 @@ export const restPlugin: FastifyPluginAsync = async (app) => {
   await app.register(orderRestRoutes);
   await app.register(livePlugin);
   await app.register(fleetRoutes);
+  await app.register(auditRoutes);
   // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id.
   for (const resource of servedBy('rest')) registerRestList(app, resource);
 };

@@ -67,6 +67,6 @@ export const deviceViewers = async (db: Kysely<DB>, deviceId: string): Promise<n
 /** The device ids the viewer sees, sorted. */
 export const visibleDeviceIds = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer): Promise<string[]> => {
   const scope = deviceScope(ctx.db, viewer);
-  const query = ctx.db.selectFrom('devices').select('devices.id').orderBy('devices.id');
+  const query = ctx.db.selectFrom('devices').select('devices.id').where('devices.removed_at', 'is', null).orderBy('devices.id');
   return (await (scope === undefined ? query : query.where('devices.id', 'in', scope)).execute()).map((row) => row.id);
 };

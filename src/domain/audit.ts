@@ -10,6 +10,8 @@ export const AUDIT_ACTIONS = [
   'account.resetPassword',
   'account.changeOwnPassword',
   'account.assignDevices',
+  'account.update',
+  'account.delete',
   'device.register',
   'device.rotateSecret',
   'device.delete',

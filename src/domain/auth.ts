@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { ACCOUNT_MAX } from './account';
 import { type Level, type Role } from './roles';
 
-/** Limits on sign-in input: long enough for any real account, short enough to refuse abuse. */
-export const ACCOUNT_MAX = 64;
+/** The longest password taken: long enough for any real one, short enough to refuse abuse. */
 export const PASSWORD_MAX = 128;
 
 export const loginBodySchema = z.strictObject({
@@ -23,4 +23,6 @@ export interface CurrentUser {
   Level: Level;
   role: Role;
   avatar: string;
+  /** The shortest password the server accepts now (PASSWORD_MIN_LENGTH): the password hint and forms name it. */
+  passwordMinLength: number;
 }

@@ -42,5 +42,25 @@ export const DEFAULT_DEVICE_TYPES: readonly Omit<DeviceType, 'updatedAt'>[] = [
   { id: 5, name: '医用加压舱', ratedMaxAta: 2.0 },
 ];
 
-/** The default types' rated maxima (a new store's): what a client without the server's types assumes, e.g. the simulator. */
-export const DEFAULT_RATED_MAXIMA: RatedMaxima = new Map(DEFAULT_DEVICE_TYPES.map((type) => [type.id, type.ratedMaxAta]));
+/**
+ * Whether a set point lies above a rating (ATA), compared in hundredths as readings carry them: a set point
+ * exactly at the rating is allowed (1.3 on a type rated 1.3), anything above it is not. The server, the
+ * mocks and the console's settings form refuse such a set point (docs/commands.md, "Within the rating").
+ */
+export const isAboveRating = (setPoint: number, ratedMaxAta: number): boolean => Math.round(setPoint * 100) > Math.round(ratedMaxAta * 100);
+
+/** The set points a simulated or seeded session is given, ATA. */
+const SESSION_SET_POINTS = [1.3, 1.4, 1.5] as const;
+/** How far below its type's rating a session's own set point stays: room for the pressure's noise, so a healthy session raises no alarm. */
+export const SESSION_RATING_MARGIN_ATA = 0.1;
+
+/**
+ * A set point for a session the demo or the simulator makes up (docs/simulator.md): one of 1.3, 1.4 and
+ * 1.5 ATA at least SESSION_RATING_MARGIN_ATA below the type's rating, else just that far below it (1.2
+ * for a soft single-seat chamber rated 1.3), never under ambient (1.0).
+ */
+export const sessionSetPoint = (random: () => number, ratedMaxAta: number): number => {
+  const ceiling = Math.round((ratedMaxAta - SESSION_RATING_MARGIN_ATA) * 100) / 100;
+  const allowed = SESSION_SET_POINTS.filter((point) => !isAboveRating(point, ceiling));
+  return allowed[Math.floor(random() * allowed.length)] ?? Math.max(1, ceiling);
+};

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { alarmRecordSchema } from './alarms/record';
 import { MESSAGE_TYPES } from './messages';
-import { COMMAND_TYPES, telemetrySchema } from './mqtt/payloads';
+import { COMMAND_STATUSES, COMMAND_TYPES } from './commands';
+import { telemetrySchema } from './mqtt/payloads';
 import { DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
 
 /**
@@ -18,6 +19,9 @@ import { DEVICE_PERMISSIONS, DEVICE_STATES } from './devices';
  * it goes to the viewers who see its device.
  * A `message` event tells one account that a message was made for it (docs/messages.md); it goes only to
  * that account's streams, and the console then reads its box again in the reader's language.
+ * A `sessions` event says that sessions of one account ended (disabled, deleted, its password changed or
+ * reset): every server process checks that account's open streams at once and ends those whose session
+ * ended. It is never written to a stream.
  */
 export const LIVE_TOPIC_ROOT = 'oxygen-live';
 export const liveTopicFor = (deviceId: string): string => `${LIVE_TOPIC_ROOT}/${deviceId}`;
@@ -51,9 +55,6 @@ export type DevicePatch = z.infer<typeof devicePatchSchema>;
  */
 export const PER_READING_FIELDS: readonly (keyof DevicePatch)[] = ['LastSeen', 'Reading'];
 
-export const COMMAND_STATUSES = ['sent', 'acked', 'refused', 'timeout'] as const;
-export type CommandStatus = (typeof COMMAND_STATUSES)[number];
-
 export const commandOutcomeSchema = z.strictObject({
   cmdId: z.string(),
   Id: z.string(),
@@ -74,11 +75,15 @@ const messageNoticeSchema = z.strictObject({
 });
 export type MessageNotice = z.infer<typeof messageNoticeSchema>;
 
+/** Sessions of `account` (its id in the store) ended. */
+const sessionsEndedSchema = z.strictObject({ account: z.number().int() });
+
 export const liveEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('device'), data: devicePatchSchema }),
   z.strictObject({ type: z.literal('command'), data: commandOutcomeSchema }),
   z.strictObject({ type: z.literal('message'), data: messageNoticeSchema }),
   z.strictObject({ type: z.literal('alarm'), data: alarmRecordSchema }),
+  z.strictObject({ type: z.literal('sessions'), data: sessionsEndedSchema }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
@@ -86,7 +91,7 @@ export type LiveEvent = z.infer<typeof liveEventSchema>;
 type LiveAudience = { device: string } | { account: number };
 
 export const liveEventAudience = (event: LiveEvent): LiveAudience => {
-  if (event.type === 'message') return { account: event.data.account };
+  if (event.type === 'message' || event.type === 'sessions') return { account: event.data.account };
   return { device: event.type === 'alarm' ? event.data.deviceId : event.data.Id };
 };
 

@@ -20,7 +20,8 @@ export type Action =
   | 'acknowledge'
   | 'shelve'
   | 'clear'
-  | 'cancel';
+  | 'cancel'
+  | 'verify';
 
 const everyone: RoleList = ['admin', 'user', 'lowUser', 'client'];
 const administrators: RoleList = ['admin', 'user', 'lowUser'];
@@ -69,13 +70,17 @@ const data = {
     show: administrators,
     export: administrators,
     create: administrators,
+    // Within the hierarchy's rules (src/domain/accountRules.ts): only accounts strictly below the caller.
+    edit: administrators,
+    delete: administrators,
     assignDevices: administrators,
     resetPassword: administrators,
   },
   // docs/alarms.md, "Rights": a client acknowledges only; closing out of service is the upper administrators'.
   alarms: { ...readable, acknowledge: everyone, shelve: administrators, clear: upperAdministrators },
   'alarm-rules': { ...readable, edit: superAdministrator },
-  'audit-log': readable,
+  // Checking the trail's hash chain reads every entry, beyond any other role's scope (docs/audit.md).
+  'audit-log': { ...readable, verify: superAdministrator },
   // The commands sent to chambers and their outcomes, read by whoever sees the device (docs/commands.md).
   'device-commands': readable,
   // Each account's own message box: listing it and marking its messages read (docs/messages.md).

@@ -124,7 +124,7 @@ export const appEnUS = {
       levelNotAllowed: 'You can only create accounts at a lower level than your own',
     },
     password: {
-      hint: 'Password rule: at least 6 characters, no spaces, with upper and lower case letters and digits.',
+      hint: 'Password rule: at least %{min} characters, no spaces, with upper and lower case letters and digits, and not a common password.',
       old: 'Current password',
       new: 'New password',
       confirm: 'Confirm new password',
@@ -140,6 +140,7 @@ export const appEnUS = {
         noLower: 'Needs a lower case letter',
         noUpper: 'Needs an upper case letter',
         noDigit: 'Needs a digit',
+        common: 'On a list of common or breached passwords: choose another',
       },
       mustChangeTitle: 'Choose a new password first',
       mustChangeBody: 'Your password was reset by an administrator. Choose your own new password to go on using the system.',
@@ -195,6 +196,7 @@ export const appEnUS = {
     },
     http: {
       requestError: 'Request Error',
+      backingOff: 'Too many requests: the console waits %{seconds} s before its next call',
     },
     live: {
       live: 'Live',
@@ -205,6 +207,7 @@ export const appEnUS = {
       reconnectingHint: 'The live connection was lost; reconnecting',
       polling: 'Refreshing',
       pollingHint: 'Live data is unavailable: lists refresh every %{seconds} seconds, and go live again once the connection is back',
+      limited: 'Too many live connections or requests for this sign-in: live data waits %{seconds} s before reconnecting',
     },
     alarmSignals: {
       priorities: { high: 'High', medium: 'Medium', low: 'Low' },
@@ -225,6 +228,8 @@ export const appEnUS = {
       settingsTitle: 'Settings of %{device}',
       settingsHint: 'The settings start from those in force; only those you change are sent, and emptied ones stay as they are. The chamber confirms the change.',
       unchanged: 'unchanged',
+      ratedRange: '%{min}–%{max} ATA: %{name} is rated %{max} ATA',
+      aboveRating: 'Must be at most %{max} ATA, the rated maximum of %{name}',
       noSettings: 'Fill in at least one setting',
       noChange: 'These are the settings in force: there is no change to send',
       send: 'Send',

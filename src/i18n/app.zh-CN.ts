@@ -122,7 +122,7 @@ export const appZhCN = {
       levelNotAllowed: '只能创建比您级别更低的账号',
     },
     password: {
-      hint: '密码规则：至少 6 个字符，不含空格，须同时包含大写字母、小写字母和数字。',
+      hint: '密码规则：至少 %{min} 个字符，不含空格，须同时包含大写字母、小写字母和数字，且不能是常见密码。',
       old: '当前密码',
       new: '新密码',
       confirm: '确认新密码',
@@ -138,6 +138,7 @@ export const appZhCN = {
         noLower: '须包含小写字母',
         noUpper: '须包含大写字母',
         noDigit: '须包含数字',
+        common: '属于常见或已泄露的密码，请另选一个',
       },
       mustChangeTitle: '请先设置新密码',
       mustChangeBody: '您的密码已由管理员重置。设置自己的新密码后才能继续使用系统。',
@@ -193,6 +194,7 @@ export const appZhCN = {
     },
     http: {
       requestError: '请求错误',
+      backingOff: '请求过于频繁：控制台将等待 %{seconds} 秒后再发送请求',
     },
     live: {
       live: '实时',
@@ -203,6 +205,7 @@ export const appZhCN = {
       reconnectingHint: '实时连接已断开，正在重新连接',
       polling: '定时刷新',
       pollingHint: '实时连接不可用，列表每 %{seconds} 秒刷新一次；连接恢复后自动切回实时',
+      limited: '本次登录的实时连接或请求过多：实时数据将等待 %{seconds} 秒后重新连接',
     },
     alarmSignals: {
       priorities: { high: '高', medium: '中', low: '低' },
@@ -223,6 +226,8 @@ export const appZhCN = {
       settingsTitle: '设置参数：%{device}',
       settingsHint: '参数从当前生效值开始，只下发改动的参数；清空的参数保持不变。参数下发到氧舱，由氧舱确认执行。',
       unchanged: '不变',
+      ratedRange: '%{min}–%{max} ATA：%{name}额定最高压力 %{max} ATA',
+      aboveRating: '不能大于 %{max} ATA，即%{name}的额定最高压力',
       noSettings: '请至少填写一项参数',
       noChange: '参数与当前生效值相同，没有要下发的改动',
       send: '下发',

@@ -3,7 +3,8 @@ import { Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { Form, PasswordInput, SaveButton, useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { PASSWORD_MAX } from '../domain/auth';
-import { PASSWORD_MIN, passwordProblem } from '../domain/password';
+import { passwordProblem } from '../domain/password';
+import { usePasswordMinLength } from '../resources/accounts/usePasswordMinLength';
 import { badInputField, type ConsoleDataProvider } from '../providers/dataProvider';
 import type { SelfResetBody } from '../resources/accounts/calls';
 
@@ -19,19 +20,24 @@ interface Message {
   args: Record<string, number>;
 }
 
-const message = (key: string): Message => ({ message: key, args: { min: PASSWORD_MIN, max: PASSWORD_MAX } });
-
-/** What is wrong with the form, as catalogue keys: the old console's password rule (src/domain/password.ts) first. */
-const validatePasswordChange = ({ OldCode = '', NewCode = '', Confirm = '' }: Values): Record<string, Message> => {
-  const errors: Record<string, Message> = {};
-  if (OldCode === '') errors.OldCode = message('ra.validation.required');
-  const problem = NewCode === '' ? null : passwordProblem(NewCode);
-  if (NewCode === '') errors.NewCode = message('ra.validation.required');
-  else if (problem) errors.NewCode = message(`app.password.problems.${problem}`);
-  else if (NewCode.normalize('NFC') === OldCode.normalize('NFC')) errors.NewCode = message('app.password.same');
-  if (Confirm === '') errors.Confirm = message('ra.validation.required');
-  else if (Confirm !== NewCode) errors.Confirm = message('app.password.mismatch');
-  return errors;
+/**
+ * What is wrong with the form, as catalogue keys: the current password again, then the password rule
+ * (src/domain/password.ts) at the length the server says is in force. The common-password list is the server's: its refusal shows on NewCode.
+ */
+const passwordChangeValidator = (minLength: number) => {
+  const message = (key: string): Message => ({ message: key, args: { min: minLength, max: PASSWORD_MAX } });
+  return ({ OldCode = '', NewCode = '', Confirm = '' }: Values): Record<string, Message> => {
+    const errors: Record<string, Message> = {};
+    if (OldCode === '') errors.OldCode = message('ra.validation.required');
+    const problem = NewCode === '' ? null : passwordProblem(NewCode, { minLength });
+    if (NewCode === '') errors.NewCode = message('ra.validation.required');
+    // The current password again is named as such, even when it is a seeded one shorter than the rule.
+    else if (NewCode.normalize('NFC') === OldCode.normalize('NFC')) errors.NewCode = message('app.password.same');
+    else if (problem) errors.NewCode = message(`app.password.problems.${problem}`);
+    if (Confirm === '') errors.Confirm = message('ra.validation.required');
+    else if (Confirm !== NewCode) errors.Confirm = message('app.password.mismatch');
+    return errors;
+  };
 };
 
 /**
@@ -43,6 +49,7 @@ export const ChangePasswordForm = ({ onChanged }: { onChanged?: () => void }) =>
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const notify = useNotify();
   const translate = useTranslate();
+  const minLength = usePasswordMinLength();
   // A new form (empty fields) after each success.
   const [generation, setGeneration] = useState(0);
   const change = useMutation({ mutationFn: (body: SelfResetBody) => dataProvider.changeOwnPassword(body) });
@@ -62,11 +69,11 @@ export const ChangePasswordForm = ({ onChanged }: { onChanged?: () => void }) =>
   };
 
   return (
-    <Form key={generation} onSubmit={submit} validate={validatePasswordChange} noValidate>
+    <Form key={generation} onSubmit={submit} validate={passwordChangeValidator(minLength)} noValidate>
       <Stack sx={{ maxWidth: 420 }}>
         {/* The rule stays in view while a field names the part of it a password breaks. */}
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} id="password-rule">
-          {translate('app.password.hint')}
+          {translate('app.password.hint', { min: minLength })}
         </Typography>
         <PasswordInput source="OldCode" label="app.password.old" autoComplete="current-password" fullWidth />
         <PasswordInput

@@ -79,4 +79,17 @@ describe('authProvider', () => {
     await expect(auth.canAccess({ action: 'create', resource: 'devices' })).resolves.toBe(false);
     await expect(auth.canAccess({ action: 'list', resource: 'exception-403' })).resolves.toBe(false);
   });
+
+  it('offers an account\'s edit and delete only below the signed-in account, never on its own row', async () => {
+    const { auth } = setup();
+    await auth.login({ username: 'user', password: 'User2026' });
+    const on = (action: string, record: { Account: string; Level: number }) => auth.canAccess({ action, resource: 'accounts', record: { id: record.Account, ...record } });
+    await expect(on('edit', { Account: 'ops', Level: 2 })).resolves.toBe(true);
+    await expect(on('delete', { Account: 'ops', Level: 3 })).resolves.toBe(true);
+    await expect(on('edit', { Account: 'user', Level: 1 })).resolves.toBe(false);
+    await expect(on('delete', { Account: 'peer', Level: 1 })).resolves.toBe(false);
+    await expect(on('edit', { Account: 'admin', Level: 0 })).resolves.toBe(false);
+    // The other commands on a row keep to the policy alone.
+    await expect(on('resetPassword', { Account: 'peer', Level: 1 })).resolves.toBe(true);
+  });
 });

@@ -1,8 +1,10 @@
-import type { AuthProvider } from 'react-admin';
+import type { AuthProvider, RaRecord } from 'react-admin';
+import { mayChangeAccount } from '../domain/accountRules';
 import { CODES } from '../domain/envelope';
 import type { CurrentUser, LoginResult } from '../domain/auth';
+import { DEFAULT_PASSWORD_MIN_LENGTH } from '../domain/password';
 import { canAccess } from '../domain/policy';
-import { DEFAULT_LEVEL, isLevel, levelToRole, MOCK_SWITCH_ROLE_PATH, type Role } from '../domain/roles';
+import { DEFAULT_LEVEL, isLevel, levelToRole, MOCK_SWITCH_ROLE_PATH, roleToLevel, type Role } from '../domain/roles';
 import type { HttpClient } from './httpClient';
 import { loginPathFor } from './loginPath';
 import type { TokenStore } from './tokenStore';
@@ -60,6 +62,17 @@ export const passwordChangePath = (redirect?: string): string =>
     ? `${PASSWORD_CHANGE_PATH}?${new URLSearchParams({ redirect }).toString()}`
     : PASSWORD_CHANGE_PATH;
 
+/** The actions on one account that the hierarchy limits beyond the role (src/domain/accountRules.ts). */
+const ACCOUNT_CHANGES: ReadonlySet<string> = new Set(['edit', 'delete']);
+
+/**
+ * What the hierarchy adds to the policy for one record: an account's edit and delete only where the signed-in
+ * account may change it (never its own row, never one at its level or above; the server enforces the same).
+ */
+const recordAllows = (user: SignedInUser, action: string, resource: string, record: RaRecord | undefined): boolean =>
+  resource !== 'accounts' || !ACCOUNT_CHANGES.has(action) || record === undefined ||
+  mayChangeAccount({ account: user.Account, level: roleToLevel(user.role) }, { account: String(record.Account), level: roleToLevel(levelToRole(record.Level)) });
+
 export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens: TokenStore }) => {
   // One load of the signed-in user per sign-in, shared by identity, permissions and canAccess.
   let currentUser: Promise<SignedInUser> | undefined;
@@ -76,7 +89,7 @@ export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens:
         // the sign-in's own answer still says who this is, and the password form can be shown.
         const pending = pendingChange();
         if (pending && (error as { code?: unknown } | null)?.code === CODES.forbidden) {
-          return { ...pending, SubId: null, SubAdmin: null, avatar: '', role: levelToRole(pending.Level) };
+          return { ...pending, SubId: null, SubAdmin: null, avatar: '', passwordMinLength: DEFAULT_PASSWORD_MIN_LENGTH, role: levelToRole(pending.Level) };
         }
         throw mustSignOut(error) ? error : new SignOutError(error instanceof Error ? error.message : 'user');
       });
@@ -129,11 +142,12 @@ export const createAuthProvider = ({ http, tokens }: { http: HttpClient; tokens:
       if (!tokens.get()) return null;
       return (await loadUser()).role;
     },
-    async canAccess({ action, resource }) {
+    async canAccess({ action, resource, record }) {
       if (!tokens.get()) return false;
       // Until the reset password is changed, only the page that changes it is open (the server agrees).
       if (mustChangeCode() && resource !== 'user-setting') return false;
-      return canAccess((await loadUser()).role, { action, resource });
+      const user = await loadUser();
+      return canAccess(user.role, { action, resource }) && recordAllows(user, action, resource, record as RaRecord | undefined);
     },
     /** The mock mode's role-switch helper: the mocks treat the session as `role`, and the user is loaded again. */
     async switchRole(role: Role) {

@@ -1,4 +1,4 @@
-import type { DataProvider, RaRecord } from 'react-admin';
+import { HttpError, type DataProvider, type RaRecord } from 'react-admin';
 import { CODES } from '../domain/envelope';
 import { MESSAGE_CALLS, type MessageListAnswer, type MessageListBody, type MessageReadAnswer, type MessageReadBody } from '../domain/messages';
 import type { AdminResetBody, AssignDevicesBody, ResetAnswer, SelfResetBody } from '../resources/accounts/calls';
@@ -7,7 +7,7 @@ import { DEVICE_COMMANDS_PATH } from '../resources/devices/commandLog';
 import type { ChangeSettingsBody, DeviceCommandRecord, IssuedCommand } from '../resources/devices/requests';
 import { DEVICE_COMMANDS } from '../resources/devices/config';
 import { type DeviceState } from '../domain/devices';
-import { findResource, sourcesIn, writable, type WireRecord } from '../resources/model';
+import { findResource, recordId, restWritePath, sourcesIn, writable, type WireRecord } from '../resources/model';
 import type { ResourceConfig } from '../resources/types';
 import { ORDERS_PATH, type BookingBody } from '../resources/orders/requests';
 import { sessionReportSchema, type SessionReport } from '../domain/sessionReport';
@@ -17,6 +17,7 @@ import { historyAnswerSchema, type HistoryAnswer, type HistoryQuery } from '../d
 import { alarmRecordSchema, type AlarmRecord, type AlarmTransition } from '../domain/alarms/record';
 import { OPEN_ALARM_STATES } from '../domain/alarms/open';
 import { ALARMS_PATH, type AlarmAction, type AlarmActionBody } from '../resources/alarms/requests';
+import { deviceCredentialsSchema, type DeviceCredentials } from '../domain/mqtt/connection';
 import { quietly, UpstreamError, type HttpClient } from './httpClient';
 import { MAX_PAGE_SIZE } from '../resources/query';
 import { createRestFetch, createRestProvider } from './rest';
@@ -77,6 +78,14 @@ const onTheField = (config: ResourceConfig, view: 'create' | 'edit', error: unkn
   return new UpstreamError(error.message, error.code, error.status, { ...body, errors: { [field]: error.message } });
 };
 
+/** A REST refusal (`{ message, code }`) as the upstream client's error, so a 40000 naming a field lands under it. */
+const asUpstreamError = (error: unknown): unknown => {
+  if (!(error instanceof HttpError) || error instanceof UpstreamError) return error;
+  const body: unknown = error.body;
+  const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+  return typeof code === 'number' ? new UpstreamError(error.message, code, error.status, body) : error;
+};
+
 /** The command a device call answers with (our server's `cmdId`); nothing from an upstream that sends none. */
 const issuedCommand = (answer: unknown): Partial<IssuedCommand> => {
   const cmdId: unknown = typeof answer === 'object' && answer !== null ? (answer as Partial<Record<string, unknown>>).cmdId : undefined;
@@ -97,8 +106,24 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     `${restBase}/${ALARMS_PATH}/${encodeURIComponent(String(id))}${action === undefined ? '' : `/${action}`}`;
   const orderUrl = (id: RaRecord['id'], action: string) => `${restBase}/${ORDERS_PATH}/${encodeURIComponent(String(id))}/${action}`;
 
+  /** An upstream resource's create or delete that the REST API serves (UpstreamEndpoints.rest): the answer is the record as listed. */
+  const restWrite = async (config: ResourceConfig, path: string, method: 'create' | 'delete', params: unknown): Promise<{ data: RaRecord }> => {
+    const url = `${restBase}/${path}`;
+    const { json } =
+      method === 'create'
+        ? await restFetch(url, { method: 'POST', body: JSON.stringify(writable(config, 'create', (params as { data: WireRecord }).data)) })
+        : await restFetch(`${url}/${encodeURIComponent(String((params as { id: RaRecord['id'] }).id))}`, { method: 'DELETE' });
+    const record = json as WireRecord;
+    return { data: { ...record, id: recordId(config, record) } };
+  };
+
   const route = (method: Method): Call => async (resource, params) => {
     const config = findResource(resources, resource);
+    const restPath = method === 'create' || method === 'delete' ? restWritePath(config, method) : undefined;
+    if (restPath !== undefined && (method === 'create' || method === 'delete')) {
+      const written = restWrite(config, restPath, method, params);
+      return method === 'create' ? written.catch((error: unknown) => Promise.reject(onTheField(config, 'create', asUpstreamError(error)))) : written;
+    }
     const [adapter, name] = config.adapter === 'upstream' ? [upstream, resource] : [rest, config.path ?? resource];
     const view = method === 'create' ? 'create' : method === 'update' ? 'edit' : undefined;
     // simple-rest sends the whole record the form holds; the server takes only what the form writes.
@@ -118,6 +143,12 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     /** Only the settings to change (SP, ST, SS, SL, SA); at least one. */
     changeSettings: async (body: ChangeSettingsBody): Promise<Partial<IssuedCommand>> =>
       issuedCommand(await http.post(DEVICE_COMMANDS.changeSettings, body)),
+    /**
+     * A new MQTT secret for the device (`POST /api/v1/devices/:Id/secret`): the old one stops working and its
+     * connection ends. The answer, and only it, holds the secret and where the broker is: shown once.
+     */
+    rotateDeviceSecret: async (Id: string): Promise<DeviceCredentials> =>
+      deviceCredentialsSchema.parse((await restFetch(`${restBase}/devices/${encodeURIComponent(Id)}/secret`, { method: 'POST', body: '{}' })).json),
     /** What became of a command so far (`GET /api/v1/device-commands/:cmdId`); fails quietly, the caller decides. */
     commandOutcome: async (cmdId: string): Promise<DeviceCommandRecord> =>
       (await rest.getOne<DeviceCommandRecord & RaRecord>(DEVICE_COMMANDS_PATH, { id: cmdId })).data,

@@ -113,9 +113,9 @@ describe('upstream adapter: lists', () => {
 describe('upstream adapter: writes', () => {
   it('creates through the create endpoint, sending only the form fields, never reading the password back', async () => {
     const upstream = await provider();
-    const account = { Account: 'ops7', Code: 'Chamber2026', Level: 2, DeviceIds: ['Id-001'], SubAdmin: 'smuggled' };
+    const account = { Account: 'ops7', Code: 'Chamber2026ox', Level: 2, DeviceIds: ['Id-001'], SubAdmin: 'smuggled' };
     const { data } = await upstream.create('accounts', { data: account });
-    expect((await sentCalls())[0]).toEqual({ path: '/add_Admin', body: { Account: 'ops7', Code: 'Chamber2026', Level: 2, DeviceIds: ['Id-001'] } });
+    expect((await sentCalls())[0]).toEqual({ path: '/add_Admin', body: { Account: 'ops7', Code: 'Chamber2026ox', Level: 2, DeviceIds: ['Id-001'] } });
     expect(data).toMatchObject({ id: 'ops7', Account: 'ops7', Level: 2 });
     expect(data).not.toHaveProperty('Code');
     await expect(upstream.getOne('accounts', { id: 'ops7' })).resolves.toMatchObject({ data: { Level: 2 } });

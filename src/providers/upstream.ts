@@ -25,7 +25,7 @@ import {
   type WireRecord,
 } from '../resources/model';
 import { DEFAULT_PAGE, toWireFilter, type ListAnswer, type ListBody } from '../resources/query';
-import type { ResourceConfig, UpstreamEndpoints } from '../resources/types';
+import type { ResourceConfig, UpstreamCall, UpstreamEndpoints } from '../resources/types';
 import type { HttpClient } from './httpClient';
 
 /** A call the upstream has no endpoint for; it always names the resource and the method. */
@@ -59,7 +59,7 @@ export const createUpstreamProvider = (http: HttpClient, resources: readonly Res
     return config;
   };
 
-  const endpoint = (config: UpstreamConfig, key: keyof UpstreamEndpoints, method: string): string => {
+  const endpoint = (config: UpstreamConfig, key: UpstreamCall, method: string): string => {
     const path = config.endpoints[key];
     if (!path) throw new UnsupportedCallError(config.name, method);
     return path;

@@ -47,12 +47,16 @@ export const idFilter = (config: ResourceConfig, ids: readonly RecordId[]): Reco
 
 export type ServedAction = 'list' | 'show' | FormView | 'delete';
 
-/** What the resource's server can do: an upstream resource only what it has endpoints for, a REST one everything. */
+/** What the resource's server can do: an upstream resource only what it has endpoints for (its own or the REST API's), a REST one everything. */
 export const serves = (config: ResourceConfig, action: ServedAction): boolean => {
   if (config.adapter === 'rest' || action === 'list' || action === 'show') return true;
   const { endpoints } = config;
-  return Boolean({ create: endpoints.create, edit: endpoints.update, delete: endpoints.delete }[action]);
+  return Boolean({ create: endpoints.create ?? endpoints.rest?.create, edit: endpoints.update, delete: endpoints.delete ?? endpoints.rest?.delete }[action]);
 };
+
+/** The REST path serving an upstream resource's create or delete (UpstreamEndpoints.rest), or undefined. */
+export const restWritePath = (config: ResourceConfig, action: 'create' | 'delete'): string | undefined =>
+  config.adapter === 'upstream' && config.endpoints.rest?.[action] === true ? config.endpoints.rest.path : undefined;
 
 export const findResource = (configs: readonly ResourceConfig[], name: string): ResourceConfig => {
   const config = configs.find((candidate) => candidate.name === name);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isBloodPressure } from '../domain/bloodPressure';
 import { telemetrySchema } from '../domain/mqtt/payloads';
-import { isAcceptablePassword } from '../domain/password';
+import { passwordProblem } from '../domain/password';
 import { fieldEntries, idFields, readableEntries, sourcesIn } from './model';
 import type { FieldConfig, FormView, ResourceConfig } from './types';
 
@@ -34,7 +34,8 @@ export const fieldSchema = (field: FieldConfig): z.ZodType => {
     case 'reading':
       return telemetrySchema;
     case 'password':
-      return z.string().refine(isAcceptablePassword, { params: { messageKey: 'password' } });
+      // The length in force is the server's (PASSWORD_MIN_LENGTH): forms that know it check it on top (AccountCreate).
+      return z.string().refine((password) => passwordProblem(password, { minLength: 1 }) === null, { params: { messageKey: 'password' } });
   }
 };
 

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { RaRecord } from 'react-admin';
 import type { Locale } from '../domain/locales';
 import type { MenuGroup } from '../domain/menu';
 import type { crudZhCN } from './i18n/crud.zh-CN';
@@ -130,7 +131,16 @@ export interface UpstreamEndpoints {
   create?: string;
   update?: string;
   delete?: string;
+  /**
+   * Writes the REST API serves for this upstream resource, under the REST base and `path` (`POST path`,
+   * `DELETE path/:id`), answering the record as the upstream lists it: a device's registration and removal,
+   * which issue and revoke its MQTT secret (docs/server-devices.md).
+   */
+  rest?: { path: string; create?: true; delete?: true };
 }
+
+/** The upstream's own calls, each a path under its base. */
+export type UpstreamCall = Exclude<keyof UpstreamEndpoints, 'rest'>;
 
 /** Served by the upstream contract, or by ra-data-simple-rest under the REST base (`path` defaults to the name). */
 type Served =
@@ -143,7 +153,12 @@ export type ResourceMessages = {
   name: string;
   fields: Record<string, string>;
   choices: Record<string, Record<string, string>>;
+  /** react-admin's own messages worded for this resource (its delete confirmation: `delete_title`, `delete_content`). */
+  message?: ResourceConfirmations;
 };
+
+/** The delete confirmation's words, with react-admin's `%{recordRepresentation}` and `%{id}`. */
+type ResourceConfirmations = { delete_title: string; delete_content: string };
 
 type ChoiceOf<F> = F extends { kind: 'enum'; choices: readonly (infer C)[] } ? C : never;
 
@@ -152,6 +167,7 @@ interface TypedResourceMessages<F extends Fields> {
   name: string;
   fields: { [K in keyof F]: string };
   choices: { [K in keyof F as F[K] extends { kind: 'enum' } ? K : never]: Record<`${ChoiceOf<F[K]> & (string | number)}`, string> };
+  message?: ResourceConfirmations;
 }
 
 type Source<F> = keyof F & string;
@@ -203,4 +219,9 @@ export interface ResourceUi {
   overrides?: ViewOverrides;
   /** Extra buttons in each row of the generated list (commands such as a device's permission). */
   rowActions?: ComponentType;
+  /**
+   * Shown over the create form once the record is saved, instead of going to it at once (a device's secret,
+   * shown once); `done` goes on to the record's page.
+   */
+  created?: ComponentType<{ record: RaRecord; done: () => void }>;
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { DEMO_ACCOUNTS, DEMO_ADMIN, DEMO_ASSIGNMENTS, DEMO_DEVICES } from '../../src/domain/demo';
 import { freePort, launchChromium } from './harness';
 
 /** `npm run dev:mock`: the console with no server at all, every call answered by msw in the browser. */
@@ -39,7 +40,6 @@ const query = (page: Page) => new URL(page.url()).searchParams;
 /** react-admin's app bar shows its refresh button again once no call is in flight. */
 const settled = (page: Page) => page.getByRole('button', { name: '刷新' }).waitFor();
 
-// Mock sessions live in the page, so the journey moves by clicks, never by reloading.
 describe('the mocked console (npm run dev:mock) in Chromium', () => {
   it('lets an admin filter, sort, page and export state records, and edit a device location', async () => {
     const page = await browser.newPage({ acceptDownloads: true });
@@ -93,16 +93,38 @@ describe('the mocked console (npm run dev:mock) in Chromium', () => {
     // Export follows the list's sort: oldest first.
     expect(times).toEqual([...times].sort((a, b) => a - b));
 
-    // Edit a device's location from the device manager.
+    // Edit a device's location from the device manager: the demo's twelve chambers.
     await page.getByTestId('console-menu').getByText('设备管理').click();
-    await page.getByText('第 1-10 条，共 55 条').waitFor();
-    await page.getByRole('link', { name: '编辑' }).first().click();
+    await page.getByText(`第 1-10 条，共 ${DEMO_DEVICES.length} 条`).waitFor();
+    // A chamber that is not reporting: an online one's live patches replace the record the form was opened on.
+    const quiet = DEMO_DEVICES.find((device) => !device.online)?.id ?? '';
+    await page.locator('tr', { hasText: quiet }).getByRole('link', { name: '编辑' }).click();
     const location = page.getByRole('textbox', { name: '位置' });
     await location.waitFor();
     await location.fill('Ward 7, Hall B');
     await page.getByRole('button', { name: '保存' }).click();
     await page.getByText('Ward 7, Hall B').first().waitFor();
+    // A reload keeps the session and the change (the mocks keep both in localStorage).
+    await page.reload();
+    await page.getByText('Ward 7, Hall B').first().waitFor();
     await page.close();
+  });
+
+  it('shows each demo role exactly the chambers the demo assigns it, as the server does', async () => {
+    for (const { account, password } of [DEMO_ADMIN, ...DEMO_ACCOUNTS]) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${url}/login`);
+      await page.getByLabel('用户名', { exact: true }).fill(account);
+      await page.getByLabel('密码', { exact: true }).fill(password);
+      await page.getByRole('button', { name: '登录' }).click();
+      await page.getByText(`欢迎，${account}`).waitFor();
+      await page.goto(`${url}/list/device-manager?perPage=25`);
+      const expected = [...(DEMO_ASSIGNMENTS[account] ?? DEMO_DEVICES.map((device) => device.id))].sort();
+      await page.getByText(/^第 1-\d+ 条，共 \d+ 条$/).waitFor();
+      expect((await page.locator('td.column-Id').allInnerTexts()).sort(), account).toEqual(expected);
+      await context.close();
+    }
   });
 
   it('serves the help pages the menu links to, in both languages, as the build ships them', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
-import { DEMO_ASSIGNMENTS } from '../../server/demo/fleet';
+import { DEMO_ASSIGNMENTS } from '../../src/domain/demo';
 import { ackSchema, commandSchema } from '../../src/domain/mqtt/payloads';
 import { freePort, serverAndBrowserForThisFile } from './harness';
 

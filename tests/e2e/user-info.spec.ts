@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO_ASSIGNMENTS } from '../../server/demo/fleet';
+import { DEMO_ASSIGNMENTS } from '../../src/domain/demo';
 import { serverAndBrowserForThisFile, signIn } from './harness';
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
-import { isAcceptablePassword } from '../../src/domain/password';
+import { DEFAULT_PASSWORD_MIN_LENGTH, passwordProblem } from '../../src/domain/password';
 import { levelToRole, type Level } from '../../src/domain/roles';
 import { menuRoutesFor } from '../../src/domain/menu';
 import { bootstrap } from '../../server/accounts/bootstrap';
@@ -12,7 +12,7 @@ import { buildApp } from '../../server/app';
 import type { AppContext } from '../../server/context';
 import { migrateToLatest } from '../../server/db/migrations';
 import { loggerOptions } from '../../server/logger';
-import { UPSTREAM_ALIASES } from '../../server/upstream';
+import { UPSTREAM_ALIASES } from '../../src/resources/accounts/calls';
 import { capturedLog } from './captured-log';
 import { call, DEMO, envelope, login, tokenFor, type LoginData } from './http';
 import { demoTokens, FLEET_ASSIGNMENTS, seedFleet, snapshot, type DemoName } from './fleet';
@@ -120,15 +120,15 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
   describe('add_Admin', () => {
     it('creates an account under the caller with its devices, answers it as get_Admins lists it, and audits it', async () => {
       await ready();
-      const created = await as('first', ADD, { Account: 'ops-7', Code: 'Chamber2026', Level: 2, DeviceIds: ['OC-B2', 'OC-A1', 'OC-B2'] });
+      const created = await as('first', ADD, { Account: 'ops-7', Code: 'Chamber2026ox', Level: 2, DeviceIds: ['OC-B2', 'OC-A1', 'OC-B2'] });
       expect(created, created.raw).toMatchObject({ http: 200, code: CODES.ok, status: 'ok' });
-      const expected = { Account: 'ops-7', SubId: ids.first, Level: 2, SubAdmin: 'first', DeviceIds: ['OC-A1', 'OC-B2'] };
+      const expected = { Account: 'ops-7', SubId: ids.first, Level: 2, SubAdmin: 'first', DeviceIds: ['OC-A1', 'OC-B2'], Disabled: false };
       expect(created.data).toEqual(expected);
 
       const listed = await as('first', ADMINS, { filter: { Account: ['ops-7'] } });
       expect(listed.data.list).toEqual([expected]);
       expect(await devicesOf('ops-7')).toEqual(['OC-A1', 'OC-B2']);
-      expect(await signsIn('ops-7', 'Chamber2026')).toMatchObject({ State: true, Level: 2, mustChangeCode: false });
+      expect(await signsIn('ops-7', 'Chamber2026ox')).toMatchObject({ State: true, Level: 2, mustChangeCode: false });
 
       const [entry] = await audit('account.create');
       expect(entry).toMatchObject({
@@ -140,7 +140,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
         before: null,
         after: { Account: 'ops-7', Level: 2, SubAdmin: 'first', DeviceIds: ['OC-A1', 'OC-B2'] },
       });
-      expect(JSON.stringify(await audit())).not.toContain('Chamber2026');
+      expect(JSON.stringify(await audit())).not.toContain('Chamber2026ox');
     });
 
     it('creates only at a strictly lower level (a larger Level number) than the caller; a client creates none', async () => {
@@ -150,7 +150,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
         for (const Level of [1, 2, 3] as const) {
           const Account = `${who}-made-${Level}`;
           const before = await everything();
-          const answer = await as(who, ADD, { Account, Code: 'Chamber2026', Level });
+          const answer = await as(who, ADD, { Account, Code: 'Chamber2026ox', Level });
           if (levels.includes(Level)) {
             expect(answer, `${who} → ${Level}`).toMatchObject({ code: CODES.ok, data: { Account, Level, SubAdmin: who } });
             continue;
@@ -168,7 +168,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
         }
       }
       // Level 0 is never created by a call: the shared schema refuses it, naming Level.
-      const root = await as('admin', ADD, { Account: 'root-2', Code: 'Chamber2026', Level: 0 });
+      const root = await as('admin', ADD, { Account: 'root-2', Code: 'Chamber2026ox', Level: 0 });
       expect(root).toMatchObject({ code: CODES.badInput });
       expect(root.msg).toContain('Level');
     });
@@ -176,17 +176,17 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
     it('adds only devices the caller manages; a device out of reach and one that does not exist get the same answer', async () => {
       await ready();
       const before = await everything();
-      const outOfReach = await as('second', ADD, { Account: 'nine', Code: 'Chamber2026', Level: 3, DeviceIds: ['OC-A1', 'OC-B1'] });
-      const missing = await as('second', ADD, { Account: 'nine', Code: 'Chamber2026', Level: 3, DeviceIds: ['OC-A1', 'OC-Q9'] });
+      const outOfReach = await as('second', ADD, { Account: 'nine', Code: 'Chamber2026ox', Level: 3, DeviceIds: ['OC-A1', 'OC-B1'] });
+      const missing = await as('second', ADD, { Account: 'nine', Code: 'Chamber2026ox', Level: 3, DeviceIds: ['OC-A1', 'OC-Q9'] });
       expect(outOfReach).toMatchObject({ http: 400, code: CODES.badInput, msg: 'device OC-B1 is not one you manage (DeviceIds)' });
       expect(missing.http).toBe(outOfReach.http);
       expect(missing.raw.replace('OC-Q9', 'OC-B1')).toBe(outOfReach.raw);
       expect(await everything()).toBe(before);
 
       // The super administrator manages every existing device, and only those.
-      const chief = await as('admin', ADD, { Account: 'nine', Code: 'Chamber2026', Level: 1, DeviceIds: ['OC-C2'] });
+      const chief = await as('admin', ADD, { Account: 'nine', Code: 'Chamber2026ox', Level: 1, DeviceIds: ['OC-C2'] });
       expect(chief).toMatchObject({ code: CODES.ok, data: { DeviceIds: ['OC-C2'] } });
-      const nothing = await as('admin', ADD, { Account: 'ten', Code: 'Chamber2026', Level: 1, DeviceIds: ['OC-Q9'] });
+      const nothing = await as('admin', ADD, { Account: 'ten', Code: 'Chamber2026ox', Level: 1, DeviceIds: ['OC-Q9'] });
       expect(nothing).toMatchObject({ code: CODES.badInput, msg: 'device OC-Q9 is not one you manage (DeviceIds)' });
     });
 
@@ -194,10 +194,10 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       await ready();
       const before = await everything();
       // The account row is inserted before the devices are checked: the transaction must undo it.
-      const answer = await as('first', ADD, { Account: 'half', Code: 'Chamber2026', Level: 3, DeviceIds: ['OC-A1', 'OC-C1'] });
+      const answer = await as('first', ADD, { Account: 'half', Code: 'Chamber2026ox', Level: 3, DeviceIds: ['OC-A1', 'OC-C1'] });
       expect(answer.code).toBe(CODES.badInput);
       expect(await everything()).toBe(before);
-      expect(await signsIn('half', 'Chamber2026')).toEqual({ State: false });
+      expect(await signsIn('half', 'Chamber2026ox')).toEqual({ State: false });
     });
 
     it('writes nothing when its audit entry cannot be written', async () => {
@@ -205,7 +205,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       const before = await everything();
       const repair = await breakAudit(app.ctx, kind);
       try {
-        const answer = await as('first', ADD, { Account: 'unaudited', Code: 'Chamber2026', Level: 3, DeviceIds: ['OC-A1'] });
+        const answer = await as('first', ADD, { Account: 'unaudited', Code: 'Chamber2026ox', Level: 3, DeviceIds: ['OC-A1'] });
         expect(answer).toMatchObject({ http: 500, code: CODES.failure });
       } finally {
         await repair();
@@ -215,18 +215,18 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
 
     it('refuses a taken name, a weak password and unknown fields, naming the field', async () => {
       await ready();
-      expect(await as('first', ADD, { Account: 'client', Code: 'Chamber2026', Level: 3 })).toMatchObject({
+      expect(await as('first', ADD, { Account: 'client', Code: 'Chamber2026ox', Level: 3 })).toMatchObject({
         code: CODES.badInput,
         msg: 'account client already exists',
       });
       const weak = await as('first', ADD, { Account: 'weak', Code: 'chamber', Level: 3 });
       expect(weak.code).toBe(CODES.badInput);
       expect(weak.msg).toContain('Code');
-      expect(await as('first', ADD, { Account: 'x', Code: 'Chamber2026', Level: 3, SubId: 1 })).toMatchObject({
+      expect(await as('first', ADD, { Account: 'x', Code: 'Chamber2026ox', Level: 3, SubId: 1 })).toMatchObject({
         code: CODES.badInput,
         msg: 'unknown field: SubId',
       });
-      expect(await post(ADD, { Account: 'x', Code: 'Chamber2026', Level: 3 }, undefined)).toMatchObject({ http: 401, code: CODES.notSignedIn });
+      expect(await post(ADD, { Account: 'x', Code: 'Chamber2026ox', Level: 3 }, undefined)).toMatchObject({ http: 401, code: CODES.notSignedIn });
     });
   });
 
@@ -239,7 +239,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       const NewCode = String(reset.data.NewCode);
       expect(Object.keys(reset.data)).toEqual(['NewCode']);
       expect(NewCode).toHaveLength(RESET_CODE_LENGTH);
-      expect(isAcceptablePassword(NewCode)).toBe(true);
+      expect(passwordProblem(NewCode, { minLength: DEFAULT_PASSWORD_MIN_LENGTH })).toBeNull();
 
       expect((await post(INFO, undefined, clientToken)).code).toBe(CODES.notSignedIn);
       expect(await signsIn('client', DEMO.client.Code)).toEqual({ State: false });
@@ -260,11 +260,11 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
         code: CODES.badInput,
         msg: 'the new password must differ from the current one (NewCode)',
       });
-      expect(await post(SELF, { OldCode: NewCode, NewCode: 'Chosen2027x' }, token)).toMatchObject({ code: CODES.ok, data: null });
+      expect(await post(SELF, { OldCode: NewCode, NewCode: 'Chosen2027xy' }, token)).toMatchObject({ code: CODES.ok, data: null });
       // The same session goes on, now unrestricted; the generated password worked once and is gone.
       expect((await post(DEVICES, {}, token)).code).toBe(CODES.ok);
       expect(await signsIn('client', NewCode)).toEqual({ State: false });
-      expect(await signsIn('client', 'Chosen2027x')).toMatchObject({ State: true, mustChangeCode: false });
+      expect(await signsIn('client', 'Chosen2027xy')).toMatchObject({ State: true, mustChangeCode: false });
 
       const [entry] = await audit('account.resetPassword');
       expect(entry).toMatchObject({
@@ -283,7 +283,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
         after: { mustChangeCode: false, sessionsRevoked: 0 },
       });
       const dump = JSON.stringify(await audit());
-      for (const secret of [NewCode, 'Chosen2027x', DEMO.client.Code]) expect(dump).not.toContain(secret);
+      for (const secret of [NewCode, 'Chosen2027xy', DEMO.client.Code]) expect(dump).not.toContain(secret);
       const accounts = JSON.stringify(await app.ctx.db.selectFrom('accounts').selectAll().execute());
       expect(accounts).not.toContain(NewCode);
     });
@@ -293,7 +293,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       const codes = new Set<string>();
       for (let i = 0; i < 5; i += 1) codes.add(String((await as('admin', RESET, { Account: 'second' })).data.NewCode));
       expect(codes.size).toBe(5);
-      for (const code of codes) expect(isAcceptablePassword(code)).toBe(true);
+      for (const code of codes) expect(passwordProblem(code, { minLength: DEFAULT_PASSWORD_MIN_LENGTH })).toBeNull();
     });
 
     it('reaches only accounts strictly below the caller: anything else is the same 40400 as an unknown name', async () => {
@@ -352,11 +352,11 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
         tokens = await demoTokens(app);
         const NewCode = String((await as('first', RESET, { Account: 'client' })).data.NewCode);
         const token = await tokenFor(app, 'client', NewCode);
-        expect((await post(SELF, { OldCode: NewCode, NewCode: 'Logged2027x' }, token)).code).toBe(CODES.ok);
-        expect((await post(SELF, { OldCode: 'Wrong2027x', NewCode: 'Other2027x' }, token)).code).toBe(CODES.badInput);
+        expect((await post(SELF, { OldCode: NewCode, NewCode: 'Logged2027xy' }, token)).code).toBe(CODES.ok);
+        expect((await post(SELF, { OldCode: 'Wrong2027x', NewCode: 'Other2027xyz' }, token)).code).toBe(CODES.badInput);
         const text = log.text();
         expect(text).toContain('request completed');
-        for (const secret of [NewCode, 'Logged2027x', 'Wrong2027x', 'Other2027x', token]) expect(text).not.toContain(secret);
+        for (const secret of [NewCode, 'Logged2027xy', 'Wrong2027x', 'Other2027xyz', token]) expect(text).not.toContain(secret);
       } finally {
         await app.close();
       }
@@ -365,31 +365,31 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
 
   describe('self_reset_Code', () => {
     it('needs the current password; a wrong one counts as a sign-in failure and is throttled like sign-in', async () => {
-      await ready({ LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: '3' });
-      const failures = async () => (await app.ctx.db.selectFrom('login_failures').selectAll().execute()).length;
+      await ready({ LOGIN_FAILURES_PER_PAIR_PER_HOUR: '3' });
+      const failures = async () => (await app.ctx.db.selectFrom('sign_in_attempts').where('succeeded', '=', 0).selectAll().execute()).length;
       const before = await failures();
       for (let i = 0; i < 3; i += 1) {
-        const wrong = await as('second', SELF, { OldCode: `Guess${i}2026`, NewCode: 'Fresh2027x' });
+        const wrong = await as('second', SELF, { OldCode: `Guess${i}2026`, NewCode: 'Fresh2027xyzw' });
         expect(wrong).toMatchObject({ http: 400, code: CODES.badInput, msg: 'the current password is wrong (OldCode)' });
       }
-      expect(await failures()).toBe(before + 6);
+      expect(await failures()).toBe(before + 3);
       // Throttled: even the right password is not checked, and sign-in is throttled as well.
-      const throttled = await as('second', SELF, { OldCode: DEMO.second.Code, NewCode: 'Fresh2027x' });
+      const throttled = await as('second', SELF, { OldCode: DEMO.second.Code, NewCode: 'Fresh2027xyzw' });
       expect(throttled).toMatchObject({ http: 429, code: CODES.tooManyAttempts, msg: 'too many failed sign-ins, try again later' });
       expect((await login(app, DEMO.second.Account, DEMO.second.Code)).statusCode).toBe(429);
-      expect(await failures()).toBe(before + 6);
+      expect(await failures()).toBe(before + 3);
       expect(await audit('account.changeOwnPassword')).toEqual([]);
     });
 
     it('sets the new password, keeps the calling session and revokes every other one', async () => {
       await ready();
       const other = await tokenFor(app, DEMO.second.Account, DEMO.second.Code);
-      const answer = await as('second', SELF, { OldCode: DEMO.second.Code, NewCode: 'Fresh2027x' });
+      const answer = await as('second', SELF, { OldCode: DEMO.second.Code, NewCode: 'Fresh2027xyzw' });
       expect(answer).toMatchObject({ http: 200, code: CODES.ok, data: null });
       expect((await as('second', INFO, undefined)).code).toBe(CODES.ok);
       expect((await post(INFO, undefined, other)).code).toBe(CODES.notSignedIn);
       expect(await signsIn('second', DEMO.second.Code)).toEqual({ State: false });
-      expect(await signsIn('second', 'Fresh2027x')).toMatchObject({ State: true, mustChangeCode: false });
+      expect(await signsIn('second', 'Fresh2027xyzw')).toMatchObject({ State: true, mustChangeCode: false });
       const [entry] = await audit('account.changeOwnPassword');
       expect(entry).toMatchObject({
         actor_id: ids.second,
@@ -405,7 +405,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       const weak = await as('client', SELF, { OldCode: DEMO.client.Code, NewCode: 'short' });
       expect(weak.code).toBe(CODES.badInput);
       expect(weak.msg).toContain('NewCode');
-      expect((await post(SELF, { OldCode: DEMO.client.Code, NewCode: 'Fresh2027x' }, undefined)).code).toBe(CODES.notSignedIn);
+      expect((await post(SELF, { OldCode: DEMO.client.Code, NewCode: 'Fresh2027xyzw' }, undefined)).code).toBe(CODES.notSignedIn);
       expect(await signsIn('client', DEMO.client.Code)).toMatchObject({ State: true });
     });
   });
@@ -428,8 +428,8 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
         [DEVICES, {}],
         ['/list/get_OCState', {}],
         ['/list/get_Records', {}],
-        [ADD, { Account: 'ops', Code: 'Chamber2026', Level: 1 }],
-        ['/createUser', { Account: 'ops', Code: 'Chamber2026', Level: 1 }],
+        [ADD, { Account: 'ops', Code: 'Chamber2026ox', Level: 1 }],
+        ['/createUser', { Account: 'ops', Code: 'Chamber2026ox', Level: 1 }],
         [RESET, { Account: 'ops' }],
         [ASSIGN, { Account: 'ops', DeviceIds: [] }],
         ['/device/update_OCProperty', { Id: 'OC-1', name: 'n', Type: 1, Location: 'l' }],
@@ -440,9 +440,9 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       for (const path of [INFO, '/getUserInfo', MENU]) expect((await post(path, undefined, token)).code, path).toBe(CODES.ok);
       expect((await post(LOGOUT, undefined, spare)).code).toBe(CODES.ok);
 
-      expect((await post('/updateUserPwd', { OldCode: password, NewCode: 'Chosen2027x' }, token)).code).toBe(CODES.ok);
+      expect((await post('/updateUserPwd', { OldCode: password, NewCode: 'Chosen2027xy' }, token)).code).toBe(CODES.ok);
       expect((await post(ADMINS, {}, token)).code).toBe(CODES.ok);
-      expect((await post(ADD, { Account: 'ops', Code: 'Chamber2026', Level: 1 }, token)).code).toBe(CODES.ok);
+      expect((await post(ADD, { Account: 'ops', Code: 'Chamber2026ox', Level: 1 }, token)).code).toBe(CODES.ok);
     });
   });
 
@@ -456,7 +456,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       });
       const answer = await as('first', ASSIGN, { Account: 'second', DeviceIds: ['OC-B1', 'OC-A1', 'OC-B1'] });
       expect(answer, answer.raw).toMatchObject({ http: 200, code: CODES.ok });
-      const expected = { Account: 'second', SubId: ids.first, Level: 2, SubAdmin: 'first', DeviceIds: ['OC-A1', 'OC-B1'] };
+      const expected = { Account: 'second', SubId: ids.first, Level: 2, SubAdmin: 'first', DeviceIds: ['OC-A1', 'OC-B1'], Disabled: false };
       expect(answer.data).toEqual(expected);
       expect((await as('first', ADMINS, { filter: { Account: ['second'] } })).data.list).toEqual([expected]);
       expect(await devicesOf('second')).toEqual(['OC-A1', 'OC-B1']);
@@ -562,20 +562,20 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       for (const [alias, path] of Object.entries(UPSTREAM_ALIASES)) {
         await same(alias, path, { Unknown: 1 }, 'first');
         await same(alias, path, {}, null);
-        if (path !== INFO && path !== SELF) await same(alias, path, { Account: 'first', Code: 'Chamber2026', Level: 3 }, 'client');
+        if (path !== INFO && path !== SELF) await same(alias, path, { Account: 'first', Code: 'Chamber2026ox', Level: 3 }, 'client');
       }
       await same('/getUserInfo', INFO, undefined, 'second');
       // Refusals that depend on the data answer alike too.
-      await same('/createUser', ADD, { Account: 'client', Code: 'Chamber2026', Level: 3 }, 'first');
+      await same('/createUser', ADD, { Account: 'client', Code: 'Chamber2026ox', Level: 3 }, 'first');
       await same('/resetUserPwd', RESET, { Account: 'admin' }, 'first');
-      await same('/updateUserPwd', SELF, { OldCode: 'Wrong2026x', NewCode: 'Fresh2027x' }, 'client');
+      await same('/updateUserPwd', SELF, { OldCode: 'Wrong2026x', NewCode: 'Fresh2027xyzw' }, 'client');
 
-      const created = await as('first', '/createUser', { Account: 'via-alias', Code: 'Chamber2026', Level: 3, DeviceIds: ['OC-A2'] });
-      expect(created.data).toEqual({ Account: 'via-alias', SubId: ids.first, Level: 3, SubAdmin: 'first', DeviceIds: ['OC-A2'] });
+      const created = await as('first', '/createUser', { Account: 'via-alias', Code: 'Chamber2026ox', Level: 3, DeviceIds: ['OC-A2'], Disabled: false });
+      expect(created.data).toEqual({ Account: 'via-alias', SubId: ids.first, Level: 3, SubAdmin: 'first', DeviceIds: ['OC-A2'], Disabled: false });
       const NewCode = String((await as('first', '/resetUserPwd', { Account: 'via-alias' })).data.NewCode);
       const token = await tokenFor(app, 'via-alias', NewCode);
-      expect((await post('/updateUserPwd', { OldCode: NewCode, NewCode: 'Alias2027x' }, token)).code).toBe(CODES.ok);
-      expect(await signsIn('via-alias', 'Alias2027x')).toMatchObject({ State: true, mustChangeCode: false });
+      expect((await post('/updateUserPwd', { OldCode: NewCode, NewCode: 'Alias2027xyz' }, token)).code).toBe(CODES.ok);
+      expect(await signsIn('via-alias', 'Alias2027xyz')).toMatchObject({ State: true, mustChangeCode: false });
       expect((await audit()).map((entry) => entry.action)).toEqual(
         expect.arrayContaining(['account.create', 'account.resetPassword', 'account.changeOwnPassword']),
       );

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
 import { bootstrap } from '../../server/accounts/bootstrap';
-import { DEMO_ACCOUNTS, seedDemo } from '../../server/accounts/demo';
+import { DEMO_ACCOUNTS } from '../../src/domain/demo';
+import { seedDemo } from '../../server/accounts/demo';
 import {
   createAccount,
   findAccount,
@@ -108,7 +109,7 @@ describe.each(STORE_KINDS)('accounts (%s)', (kind) => {
 
     const secrets = [...Object.values(DEMO).map((demo) => demo.Code), ...typed, 'Changed2027x', token];
     const tables = await app.ctx.db.introspection.getTables();
-    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(['accounts', 'sessions', 'login_failures']));
+    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(['accounts', 'sessions', 'sign_in_attempts']));
     let rows = 0;
     for (const table of tables) {
       const result = await sql<Record<string, unknown>>`select * from ${sql.table(table.name)}`.execute(app.ctx.db);
@@ -149,10 +150,10 @@ describe.each(STORE_KINDS)('accounts (%s)', (kind) => {
 
     it('uses ADMIN_ACCOUNT / ADMIN_PASSWORD when given, and prints nothing', async () => {
       const printed: string[] = [];
-      const app = await store.app({ env: { ADMIN_ACCOUNT: 'chief', ADMIN_PASSWORD: 'Chief2026x' } });
+      const app = await store.app({ env: { ADMIN_ACCOUNT: 'chief', ADMIN_PASSWORD: 'Chief2026xyz' } });
       expect(await bootstrap(app.ctx, (line) => printed.push(line))).toEqual({ created: true, account: 'chief' });
       expect(printed).toEqual([]);
-      expect(envelope<LoginData>(await login(app, 'chief', 'Chief2026x')).data).toMatchObject({
+      expect(envelope<LoginData>(await login(app, 'chief', 'Chief2026xyz')).data).toMatchObject({
         State: true,
         mustChangeCode: false,
       });

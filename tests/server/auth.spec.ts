@@ -38,6 +38,7 @@ describe.each(STORE_KINDS)('sign-in and tokens (%s)', (kind) => {
       Level: 2,
       role: 'lowUser',
       avatar: '',
+      passwordMinLength: 12,
     });
   });
 

@@ -21,7 +21,13 @@ describe('loadConfig', () => {
       scryptCost: 17,
       loginFailuresPerAccountPerHour: 100,
       loginFailuresPerAddressPerHour: 300,
+      loginFailuresPerPairPerHour: 20,
+      passwordMinLength: 12,
+      apiRatePerMinute: 1200,
+      apiRatePerAddressPerMinute: 600,
+      liveStreamsPerSession: 8,
       trustProxy: false,
+      behindTls: false,
       orderExpiryMinutes: 30,
       commandTimeoutSeconds: 10,
       rawRetentionDays: 30,
@@ -29,7 +35,8 @@ describe('loadConfig', () => {
       rollupFlushMs: 5000,
       alarmShelveMaxMinutes: 60,
       workers: 1,
-      mqtt: { kind: 'embedded', port: 1883, host: '0.0.0.0' },
+      mqtt: { kind: 'embedded', port: 1883, host: '0.0.0.0', plain: true, tls: null, limits: { connectionsPerDevice: 2, connectsPerAddressPerMinute: 300, loginFailuresPerHour: 10 } },
+      mqttPublicUrl: undefined,
     });
   });
 
@@ -51,7 +58,13 @@ describe('loadConfig', () => {
         SCRYPT_COST: '12',
         LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: '5',
         LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: '50',
+        LOGIN_FAILURES_PER_PAIR_PER_HOUR: '4',
+        PASSWORD_MIN_LENGTH: '10',
+        API_RATE_PER_MINUTE: '5000',
+        API_RATE_PER_ADDRESS_PER_MINUTE: '900',
+        LIVE_STREAMS_PER_SESSION: '3',
         TRUST_PROXY: '10.0.0.0/8',
+        BEHIND_TLS: 'true',
         ORDER_EXPIRY_MINUTES: '45',
         COMMAND_TIMEOUT_SECONDS: '20',
         RAW_RETENTION_DAYS: '7',
@@ -79,7 +92,13 @@ describe('loadConfig', () => {
       scryptCost: 12,
       loginFailuresPerAccountPerHour: 5,
       loginFailuresPerAddressPerHour: 50,
+      loginFailuresPerPairPerHour: 4,
+      passwordMinLength: 10,
+      apiRatePerMinute: 5000,
+      apiRatePerAddressPerMinute: 900,
+      liveStreamsPerSession: 3,
       trustProxy: '10.0.0.0/8',
+      behindTls: true,
       orderExpiryMinutes: 45,
       commandTimeoutSeconds: 20,
       rawRetentionDays: 7,
@@ -91,6 +110,8 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ BEHIND_TLS: ' On ' }).behindTls).toBe(true);
+    expect(loadConfig({ BEHIND_TLS: 'off' }).behindTls).toBe(false);
   });
 
   it('treats empty variables as unset', () => {
@@ -102,8 +123,8 @@ describe('loadConfig', () => {
   });
 
   it('defaults MQTT_PORT to 1884 in demo mode (a local Mosquitto usually holds 1883); MQTT_PORT still wins', () => {
-    expect(loadConfig({}, { demo: true }).mqtt).toEqual({ kind: 'embedded', port: 1884, host: '0.0.0.0' });
-    expect(loadConfig({ MQTT_PORT: '2883' }, { demo: true }).mqtt).toEqual({ kind: 'embedded', port: 2883, host: '0.0.0.0' });
+    expect(loadConfig({}, { demo: true }).mqtt).toMatchObject({ kind: 'embedded', port: 1884, host: '0.0.0.0' });
+    expect(loadConfig({ MQTT_PORT: '2883' }, { demo: true }).mqtt).toMatchObject({ kind: 'embedded', port: 2883, host: '0.0.0.0' });
   });
 
   it('reads an external broker from MQTT_URL, credentials from the URL or MQTT_USERNAME/MQTT_PASSWORD, never kept in the URL', () => {
@@ -129,6 +150,11 @@ describe('loadConfig', () => {
     expect(describeMqtt(loadConfig({}).mqtt)).toBe('embedded broker on 0.0.0.0:1883');
   });
 
+  it('reads where chambers reach the broker, its port defaulting to the scheme\'s', () => {
+    expect(loadConfig({ MQTT_PUBLIC_URL: 'mqtts://broker.example.com' }).mqttPublicUrl).toEqual({ scheme: 'mqtts', host: 'broker.example.com', port: 8883 });
+    expect(loadConfig({ MQTT_PUBLIC_URL: ' mqtt://10.0.0.5:1884 ' }).mqttPublicUrl).toEqual({ scheme: 'mqtt', host: '10.0.0.5', port: 1884 });
+  });
+
   it.each([
     [{ MQTT_URL: 'broker:1883' }, 'MQTT_URL must'],
     [{ MQTT_URL: 'http://broker:1883' }, 'MQTT_URL must start with mqtt://'],
@@ -144,6 +170,8 @@ describe('loadConfig', () => {
     [{ MQTT_SHARE_GROUP: 'oxygen' }, 'MQTT_SHARE_GROUP applies to an external broker only'],
     [{ MQTT_URL: 'mqtt://broker', MQTT_SHARE_GROUP: 'a/b' }, 'MQTT_SHARE_GROUP must'],
     [{ MQTT_PORT: '65536' }, 'MQTT_PORT must be a whole number from 0 to 65535'],
+    [{ MQTT_PUBLIC_URL: 'broker.example.com:8883' }, 'MQTT_PUBLIC_URL must be a URL'],
+    [{ MQTT_PUBLIC_URL: 'https://broker.example.com' }, 'MQTT_PUBLIC_URL must be a URL'],
   ])('refuses the MQTT settings %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -151,7 +179,7 @@ describe('loadConfig', () => {
 
   it('defaults ADMIN_PASSWORD to the demo password in demo mode only', () => {
     expect(loadConfig({}, { demo: true }).adminPassword).toBe('Admin2026');
-    expect(loadConfig({ ADMIN_PASSWORD: 'Other2026' }, { demo: true }).adminPassword).toBe('Other2026');
+    expect(loadConfig({ ADMIN_PASSWORD: 'Other2026chamber' }, { demo: true }).adminPassword).toBe('Other2026chamber');
   });
 
   it.each([
@@ -162,6 +190,11 @@ describe('loadConfig', () => {
     ['API_PREFIX', '/upstream/'],
     ['API_PREFIX', '/api/v1'],
     ['ADMIN_PASSWORD', 'weak'],
+    ['ADMIN_PASSWORD', 'Short2026ab'],
+    ['ADMIN_PASSWORD', 'Password1234'],
+    ['PASSWORD_MIN_LENGTH', '7'],
+    ['API_RATE_PER_MINUTE', '0'],
+    ['LIVE_STREAMS_PER_SESSION', '0'],
     ['LOG_LEVEL', 'loud'],
     ['SQLITE_SYNCHRONOUS', 'sometimes'],
     ['TOKEN_IDLE_MINUTES', '0'],
@@ -171,6 +204,7 @@ describe('loadConfig', () => {
     ['WORKERS', '1.5'],
     ['WORKERS', '65'],
     ['WORKERS', 'two'],
+    ['BEHIND_TLS', 'maybe'],
   ])('names the bad variable %s=%s', (name, value) => {
     let error: unknown;
     try {

@@ -136,7 +136,7 @@ describe.each(STORE_KINDS)('device command outcomes (%s)', (kind) => {
     });
 
     it("ok: false → refused with the device's reason, audited and announced", async () => {
-      const cmdId = await issue(DEVICE_COMMANDS.changeSettings, { Id: 'OC-A1', SP: 2.5 });
+      const cmdId = await issue(DEVICE_COMMANDS.changeSettings, { Id: 'OC-A1', SP: 1.2 });
       await applyAck(fleet.app.ctx, 'OC-A1', { cmdId, ok: false, error: 'door open: settings locked' });
       expect(await commandRow(cmdId)).toMatchObject({ status: 'refused', error: 'door open: settings locked' });
       const [entry] = await outcomeEntries();

@@ -214,7 +214,7 @@ describe.each(STORE_KINDS)('device commands (%s)', (kind) => {
 
     it('records device.changeSettings: the values last reported before (null when never reported), those asked for after', async () => {
       await store.context().db.updateTable('devices').set({ latest: JSON.stringify({ Id: 'OC-B1', Time: T0, SP: 1.3, SS: 'M', RCP: 1.28 }) }).where('id', '=', 'OC-B1').execute();
-      const result = await post(SETTINGS, { Id: 'OC-B1', SP: 2, ST: 90 }, 'first', 'en-US', '203.0.113.7');
+      const result = await post(SETTINGS, { Id: 'OC-B1', SP: 1.5, ST: 90 }, 'first', 'en-US', '203.0.113.7');
       const entries = await deviceEntries();
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({
@@ -227,7 +227,7 @@ describe.each(STORE_KINDS)('device commands (%s)', (kind) => {
         address: '203.0.113.7',
       });
       expect(JSON.parse(entries[0]?.before ?? 'null')).toEqual({ SP: 1.3, ST: null });
-      expect(JSON.parse(entries[0]?.after ?? 'null')).toEqual({ SP: 2, ST: 90, cmdId: result.data?.cmdId });
+      expect(JSON.parse(entries[0]?.after ?? 'null')).toEqual({ SP: 1.5, ST: 90, cmdId: result.data?.cmdId });
     });
 
     it.each<[string, unknown, string]>([

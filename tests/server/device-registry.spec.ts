@@ -55,13 +55,20 @@ describe.each(STORE_KINDS)('device registration and secrets (%s)', (kind) => {
   const storedHash = async (id: string) =>
     (await store.context().db.selectFrom('devices').select('secret_hash').where('id', '=', id).executeTakeFirst())?.secret_hash;
   const verify = (id: string, secret: string) => verifyDeviceSecret(store.context(), id, secret);
+  const embeddedPort = () => {
+    const { mqtt } = fleet.app.ctx.config;
+    if (mqtt.kind !== 'embedded') throw new Error('these tests run with the embedded broker');
+    return mqtt.port;
+  };
 
   describe('POST /api/v1/devices', () => {
     it('an admin registers a device: 201, the device as the list shows it and its secret, once', async () => {
       const { http, body } = json(await rest('POST', '/devices', { body: NEW }));
       expect(http).toBe(201);
-      const { secret, ...device } = body;
+      const { secret, broker, ...device } = body;
       expect(secret).toMatch(SECRET);
+      // Where the device connects: the embedded broker's port on the host the console reached (inject's localhost).
+      expect(broker).toEqual({ scheme: 'mqtt', host: 'localhost', port: embeddedPort() });
       expect(device).toEqual({
         Id: NEW.Id,
         name: NEW.name,
@@ -117,9 +124,9 @@ describe.each(STORE_KINDS)('device registration and secrets (%s)', (kind) => {
 
     it('an existing Id is 400/40000 naming it, nothing written', async () => {
       const result = await unchanged(async () => json(await rest('POST', '/devices', { body: { ...NEW, Id: 'OC-A1' } })));
-      expect(result).toEqual({ http: 400, body: { message: 'device OC-A1 already exists', code: CODES.badInput } });
+      expect(result).toEqual({ http: 400, body: { message: 'device OC-A1 already exists (Id)', code: CODES.badInput } });
       const zh = json(await rest('POST', '/devices', { body: { ...NEW, Id: 'OC-A1' }, lang: 'zh-CN' }));
-      expect(zh.body).toEqual({ message: '设备 OC-A1 已存在', code: CODES.badInput });
+      expect(zh.body).toEqual({ message: '设备 OC-A1 已存在（Id）', code: CODES.badInput });
     });
 
     it('two registrations of the same Id at once: one is created, the other refused', async () => {
@@ -178,7 +185,8 @@ describe.each(STORE_KINDS)('device registration and secrets (%s)', (kind) => {
       clock.advance(5000);
       const { http, body } = json(await rest('POST', `/devices/${NEW.Id}/secret`));
       expect(http).toBe(200);
-      const { secret, ...device } = body;
+      const { secret, broker, ...device } = body;
+      expect(broker).toEqual({ scheme: 'mqtt', host: 'localhost', port: embeddedPort() });
       expect(secret).toMatch(SECRET);
       expect(secret).not.toBe(old);
       expect(device).toEqual({ ...(await listed(NEW.Id)), UpdateTime: clock.now() });
@@ -228,7 +236,8 @@ describe.each(STORE_KINDS)('device registration and secrets (%s)', (kind) => {
       expect(await db.selectFrom('account_devices').selectAll().where('device_id', '=', NEW.Id).execute()).toEqual([]);
       expect(await verify(NEW.Id, secret)).toBe(false);
       const entry = (await deviceEntries()).find((row) => row.action === 'device.delete');
-      expect(entry).toMatchObject({ target_id: NEW.Id, device_id: NEW.Id, actor_account: 'admin', after: null });
+      expect(entry).toMatchObject({ target_id: NEW.Id, device_id: NEW.Id, actor_account: 'admin' });
+      expect(JSON.parse(entry?.after ?? 'null')).toEqual({ historyKept: false });
       expect(JSON.parse(entry?.before ?? 'null')).toEqual({
         name: NEW.name,
         Type: NEW.Type,
@@ -251,22 +260,60 @@ describe.each(STORE_KINDS)('device registration and secrets (%s)', (kind) => {
       expect(response.statusCode).toBe(200);
     });
 
-    it('a device with orders or state records is refused (its history is kept), nothing written', async () => {
-      for (const id of ['OC-A1', 'OC-C2']) {
-        const result = await unchanged(async () => json(await rest('DELETE', `/devices/${id}`)));
-        expect(result).toEqual({
-          http: 400,
-          body: { message: `device ${id} has orders or state records; its history is kept, so it cannot be deleted`, code: CODES.badInput },
-        });
-      }
-      // Readings alone are history too.
+    it('a device with orders and readings is removed with its history kept, readable by whoever sees every device', async () => {
       const { db } = store.context();
-      await rest('POST', '/devices', { body: NEW });
-      await db.insertInto('state_records').values({ device_id: NEW.Id, time: T0 }).execute();
-      expect(json(await rest('DELETE', `/devices/${NEW.Id}`)).http).toBe(400);
-      expect(json(await rest('DELETE', `/devices/${NEW.Id}`, { lang: 'zh-CN' })).body.message).toBe(
-        `设备 ${NEW.Id} 已有订单或状态记录，历史须保留，不能删除`,
+      const secret = String(json(await rest('POST', '/devices/OC-A1/secret')).body.secret);
+      const history = async () => ({
+        orders: await db.selectFrom('orders').selectAll().where('device_id', '=', 'OC-A1').orderBy('id').execute(),
+        readings: await db.selectFrom('state_records').selectAll().where('device_id', '=', 'OC-A1').orderBy('id').execute(),
+      });
+      const kept = await history();
+      expect(kept.orders.length).toBeGreaterThan(0);
+      expect(kept.readings.length).toBeGreaterThan(0);
+      const before = await listed('OC-A1');
+      clock.advance(1000);
+
+      const { http, body } = json(await rest('DELETE', '/devices/OC-A1'));
+      expect(http).toBe(200);
+      expect(body).toEqual(before);
+      // Gone from the lists, the fleet's figures and the accounts' devices; its secret revoked.
+      expect(await listed('OC-A1')).toBeUndefined();
+      expect(await verify('OC-A1', secret)).toBe(false);
+      expect(await db.selectFrom('account_devices').selectAll().where('device_id', '=', 'OC-A1').execute()).toEqual([]);
+      expect(await db.selectFrom('devices').select(['removed_at', 'secret_hash', 'online']).where('id', '=', 'OC-A1').executeTakeFirst()).toEqual({
+        removed_at: clock.now(),
+        secret_hash: null,
+        online: 0,
+      });
+      const entry = (await deviceEntries()).find((row) => row.action === 'device.delete');
+      expect(JSON.parse(entry?.before ?? 'null')).toMatchObject({ name: 'North One', assignedTo: ['client', 'first', 'second'] });
+      expect(JSON.parse(entry?.after ?? 'null')).toEqual({ historyKept: true });
+
+      // The history is kept, row for row, and the super administrator still reads it through the API.
+      expect(await history()).toEqual(kept);
+      const readings = envelope<ListAnswer>(await call(fleet.app, '/list/get_OCState', { filter: { Id: ['OC-A1'] } }, { token: fleet.tokens.admin })).data;
+      expect(readings.total).toBe(kept.readings.length);
+      const orders = envelope<ListAnswer>(await call(fleet.app, '/list/get_Records', { filter: { Id: ['OC-A1'] } }, { token: fleet.tokens.admin })).data;
+      expect(orders.total).toBe(kept.orders.length);
+      expect(json(await rest('GET', `/devices/OC-A1/history?from=${T0 - 3_600_000}&to=${clock.now()}&points=10`)).http).toBe(200);
+      const audit = await rest('GET', `/audit-log?filter=${encodeURIComponent(JSON.stringify({ deviceId: 'OC-A1' }))}`);
+      expect(audit.json<{ action: string }[]>().map((row) => row.action)).toEqual(expect.arrayContaining(['device.rotateSecret', 'device.delete']));
+      // Accounts that managed it no longer see it, nor its history: its assignments went with it.
+      const clientReadings = envelope<ListAnswer>(await call(fleet.app, '/list/get_OCState', { filter: { Id: ['OC-A1'] } }, { token: fleet.tokens.client })).data;
+      expect(clientReadings.total).toBe(0);
+
+      // Removed once: no second removal, rotation, command or edit; its Id stays with its history.
+      expect(json(await rest('DELETE', '/devices/OC-A1')).http).toBe(404);
+      expect(json(await rest('POST', '/devices/OC-A1/secret')).http).toBe(404);
+      expect(envelope(await call(fleet.app, '/order/change_state', { Id: 'OC-A1', State: 'Stop' }, { token: fleet.tokens.admin })).code).toBe(CODES.notFound);
+      const again = json(await rest('POST', '/devices', { body: { ...NEW, Id: 'OC-A1' } }));
+      expect(again).toEqual({ http: 400, body: { message: 'device OC-A1 was removed and its Id stays with its history: choose another Id (Id)', code: CODES.badInput } });
+      expect(json(await rest('POST', '/devices', { body: { ...NEW, Id: 'OC-A1' }, lang: 'zh-CN' })).body.message).toBe(
+        '设备 OC-A1 已删除，其编号随历史记录保留：请换一个编号（Id）',
       );
+      // Nor can it be assigned again.
+      const assign = envelope(await call(fleet.app, '/assign_Devices', { Account: 'first', DeviceIds: ['OC-A1'] }, { token: fleet.tokens.admin }));
+      expect(assign.code).toBe(CODES.badInput);
     });
 
     it('an unknown device is 404/40400, nothing written', async () => {

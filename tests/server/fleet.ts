@@ -152,7 +152,7 @@ export const snapshot = async (ctx: AppContext): Promise<string> => {
     db.selectFrom('account_devices').selectAll().orderBy('account_id').orderBy('device_id').execute(),
     db.selectFrom('orders').selectAll().orderBy('id').execute(),
     db.selectFrom('state_records').selectAll().orderBy('id').execute(),
-    db.selectFrom('login_failures').selectAll().orderBy('id').execute(),
+    db.selectFrom('sign_in_attempts').selectAll().orderBy('id').execute(),
   ]);
   return JSON.stringify(tables);
 };

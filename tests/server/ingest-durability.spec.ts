@@ -18,7 +18,7 @@ import { STORE_KINDS, useStore, type StoreKind, type TestStore } from './stores'
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const ADMIN_PASSWORD = 'Durable2026';
+const ADMIN_PASSWORD = 'Durable2026ox';
 const MOSQUITTO_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
 /** The embedded broker, or Mosquitto with a client id and share group of this run's own. */
@@ -73,7 +73,7 @@ const startServer = async (store: TestStore, broker: Broker): Promise<Server> =>
     if (ready?.[1] !== undefined) {
       const base = `http://127.0.0.1:${ready[1]}`;
       if (broker.kind === 'mosquitto') return { child, base, mqttUrl: MOSQUITTO_URL, output: () => output, exited };
-      const health = (await (await fetch(`${base}/healthz`)).json()) as { mqtt?: { port?: number } };
+      const health = (await (await fetch(`${base}/healthz`, { headers: { authorization: `Bearer ${await signIn(base)}` } })).json()) as { mqtt?: { port?: number } };
       const mqttPort = health.mqtt?.port;
       if (mqttPort === undefined) throw new Error(`no embedded broker on /healthz:\n${JSON.stringify(health)}`);
       return { child, base, mqttUrl: `mqtt://127.0.0.1:${mqttPort}`, output: () => output, exited };
@@ -90,8 +90,8 @@ const json = async <T>(response: Response): Promise<T> => {
   return JSON.parse(text) as T;
 };
 
-/** Signs in as the super administrator and registers `ids`; answers each device's secret. */
-const register = async (base: string, ids: readonly string[]): Promise<Map<string, string>> => {
+/** Signs in as the super administrator; answers the token. */
+const signIn = async (base: string): Promise<string> => {
   const login = await json<{ data: { token: string } }>(
     await fetch(`${base}/upstream/login`, {
       method: 'POST',
@@ -99,12 +99,18 @@ const register = async (base: string, ids: readonly string[]): Promise<Map<strin
       body: JSON.stringify({ Account: 'admin', Code: ADMIN_PASSWORD }),
     }),
   );
+  return login.data.token;
+};
+
+/** Signs in as the super administrator and registers `ids`; answers each device's secret. */
+const register = async (base: string, ids: readonly string[]): Promise<Map<string, string>> => {
+  const token = await signIn(base);
   const secrets = new Map<string, string>();
   for (const id of ids) {
     const device = await json<{ secret: string }>(
       await fetch(`${base}/api/v1/devices`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${login.data.token}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ Id: id, name: `Durability ${id}`, Type: 1, Location: 'Test bench' }),
       }),
     );

@@ -318,7 +318,7 @@ describe.each(STORE_KINDS)('upstream lists (%s)', (kind) => {
       await ready();
       const admins = async (who: DemoName) => (await answer(ADMINS, { sort: { field: 'Level', order: 'ASC' } }, who)).list;
       expect(await admins('admin')).toEqual([
-        { Account: 'admin', Level: 0, SubAdmin: null, SubId: null, DeviceIds: ALL_DEVICES },
+        { Account: 'admin', Level: 0, SubAdmin: null, SubId: null, DeviceIds: ALL_DEVICES, Disabled: false },
         expect.objectContaining({ Account: 'first', Level: 1, SubAdmin: 'admin', DeviceIds: FLEET_ASSIGNMENTS.first }),
         expect.objectContaining({ Account: 'second', Level: 2, SubAdmin: 'first', DeviceIds: FLEET_ASSIGNMENTS.second }),
         expect.objectContaining({ Account: 'client', Level: 3, SubAdmin: 'second', DeviceIds: FLEET_ASSIGNMENTS.client }),

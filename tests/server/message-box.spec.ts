@@ -110,7 +110,7 @@ describe.each(STORE_KINDS)('message box (%s)', (kind) => {
     const token = await tokenFor(fleet.app, 'second', NewCode);
     // Until the new password is chosen, the box is closed like every other call.
     expect(envelope(await call(fleet.app, '/api/message/list', {}, { token })).code).toBe(CODES.forbidden);
-    await call(fleet.app, '/code/self_reset_Code', { OldCode: NewCode, NewCode: 'Second2027x' }, { token });
+    await call(fleet.app, '/code/self_reset_Code', { OldCode: NewCode, NewCode: 'Second2027xyz' }, { token });
 
     const { list } = await box('second', undefined, 'en-US', token);
     expect(list).toHaveLength(1);

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { isAcceptablePassword } from '../../src/domain/password';
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_PASSWORD_MIN_LENGTH, passwordProblem } from '../../src/domain/password';
 import {
   createPasswordHasher,
   HASH_CONCURRENCY,
@@ -54,23 +54,29 @@ describe('password hashing', () => {
     expect(hashingSlots.running).toBe(0);
   });
 
-  it('never runs more tasks than its limit; refuses work at once when the queue is full', async () => {
-    const slots = new Semaphore(2, 3);
+  it('never runs more tasks than its limit; serves waiting addresses in turn; refuses only past its bounds', async () => {
+    const slots = new Semaphore({ limit: 2, maxWaitMs: 60_000, maxQueued: 6 });
     const gates: (() => void)[] = [];
+    const order: string[] = [];
     let active = 0;
     let peak = 0;
-    const task = () =>
+    const task = (key: string, name: string) =>
       slots.run(
+        key,
         async () => {
+          order.push(name);
           active += 1;
           peak = Math.max(peak, active);
           await new Promise<void>((resolve) => gates.push(resolve));
           active -= 1;
         },
-        () => new Error('full'),
+        () => new Error('busy'),
       );
-    const running = Array.from({ length: 5 }, task);
-    await expect(task()).rejects.toThrow('full');
+    // Two running, then a burst of five from one address, then one from another address.
+    const running = [task('burst', 'b0'), task('burst', 'b1')];
+    for (let i = 2; i < 7; i += 1) running.push(task('burst', `b${i}`));
+    running.push(task('owner', 'owner'));
+    await expect(task('late', 'late')).rejects.toThrow('busy');
     while (gates.length > 0 || slots.running > 0) {
       gates.shift()?.();
       await new Promise((resolve) => setImmediate(resolve));
@@ -78,13 +84,35 @@ describe('password hashing', () => {
     await Promise.all(running);
     expect(peak).toBe(2);
     expect(slots.running).toBe(0);
+    // The other address's task ran after one task of the burst, not after all five.
+    expect(order.slice(0, 4)).toEqual(['b0', 'b1', 'b2', 'owner']);
+  });
+
+  it('refuses a task that waited longer than its bound, and lets the rest go on', async () => {
+    vi.useFakeTimers();
+    try {
+      const slots = new Semaphore({ limit: 1, maxWaitMs: 1000, maxQueued: 10 });
+      let release = (): void => undefined;
+      const first = slots.run('a', () => new Promise<void>((resolve) => (release = resolve)), () => new Error('busy'));
+      const waiting = slots.run('b', async () => 'ran', () => new Error('busy'));
+      const refused = expect(waiting).rejects.toThrow('busy');
+      await vi.advanceTimersByTimeAsync(1001);
+      await refused;
+      expect(slots.queued).toBe(0);
+      release();
+      await first;
+      expect(await slots.run('c', async () => 'ran', () => new Error('busy'))).toBe('ran');
+      expect(slots.running).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('generates random passwords that meet the password rule', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 50; i += 1) {
       const password = randomPassword();
-      expect(isAcceptablePassword(password)).toBe(true);
+      expect(passwordProblem(password, { minLength: DEFAULT_PASSWORD_MIN_LENGTH })).toBeNull();
       seen.add(password);
     }
     expect(seen.size).toBe(50);

@@ -50,10 +50,13 @@ const SUBTREE: Record<DemoName, readonly string[] | 'all'> = {
   client: ['client'],
 };
 
-/** True when the account is in the role's subtree; `new-<creator>-<n>` accounts are made by the add_Admin cells below. */
+/**
+ * True when the account is in the role's subtree; `new-<creator>-<n>` accounts are made by the add_Admin cells
+ * below, `fresh-<role>-<n>` ones for the delete_Admin cells (a client's under second, where a client sits).
+ */
 const inSubtree = (role: DemoName, account: string): boolean => {
   const subtree = SUBTREE[role];
-  const creator = /^new-(\w+)-\d+$/.exec(account)?.[1];
+  const creator = /^(?:new|fresh)-(\w+)-\d+$/.exec(account)?.[1];
   return subtree === 'all' || subtree.includes(creator ?? account);
 };
 
@@ -89,6 +92,8 @@ interface ActionEndpoint {
   target: 'device' | 'account';
   /** The in-scope target is a device made for the cell, with no history (only the super administrator may remove one). */
   freshDevice?: boolean;
+  /** The in-scope target is an account made for the cell below the role, with none below it (a deletion). */
+  freshAccount?: boolean;
   /** The call names no existing thing (a registration): only the in-scope cell applies. */
   inOnly?: boolean;
   request: (target: string, role: DemoName, cell: number) => Request;
@@ -118,7 +123,7 @@ const ACTIONS: readonly ActionEndpoint[] = [
     name: 'order/change_settings',
     policy: { resource: 'devices', action: 'changeSettings' },
     target: 'device',
-    request: (Id) => upstream('/order/change_settings', { Id, SP: 1.5, SS: 'M' }),
+    request: (Id) => upstream('/order/change_settings', { Id, SP: 1.3, SS: 'M' }),
   },
   {
     // A command recorded for every device in beforeAll (COMMAND_OF); reading it is the device's scope.
@@ -180,7 +185,7 @@ const ACTIONS: readonly ActionEndpoint[] = [
     policy: { resource: 'accounts', action: 'create' },
     target: 'device',
     request: (Id, role, cell) =>
-      upstream('/add_Admin', { Account: `new-${role}-${cell}`, Code: 'Fresh2026x', Level: Math.min(LEVEL_OF[role] + 1, 3), DeviceIds: [Id] }),
+      upstream('/add_Admin', { Account: `new-${role}-${cell}`, Code: 'Fresh2026xyzw', Level: Math.min(LEVEL_OF[role] + 1, 3), DeviceIds: [Id] }),
   },
   {
     name: 'code/Admin_reset_Code',
@@ -193,6 +198,19 @@ const ACTIONS: readonly ActionEndpoint[] = [
     policy: { resource: 'accounts', action: 'assignDevices' },
     target: 'account',
     request: (Account, role) => upstream('/assign_Devices', { Account, DeviceIds: [DEVICE_TARGET[role].in] }),
+  },
+  {
+    name: 'update_Admin',
+    policy: { resource: 'accounts', action: 'edit' },
+    target: 'account',
+    request: (Account) => upstream('/update_Admin', { Account, Disabled: false }),
+  },
+  {
+    name: 'delete_Admin',
+    policy: { resource: 'accounts', action: 'delete' },
+    target: 'account',
+    freshAccount: true,
+    request: (Account) => upstream('/delete_Admin', { Account }),
   },
 ];
 
@@ -341,6 +359,16 @@ describe.each(STORE_KINDS)('permission matrix (%s)', (kind) => {
     return id;
   };
 
+  /** An account below the role with none below it, for the cells that delete one (a client's goes under second: it may have none). */
+  const freshAccount = async (role: DemoName): Promise<string> => {
+    cell += 1;
+    const under = role === 'client' ? 'second' : role;
+    const upper = await ctx.db.selectFrom('accounts').select('id').where('account', '=', under).executeTakeFirstOrThrow();
+    const account = `fresh-${role}-${cell}`;
+    await createAccount(ctx, { account, password: 'Fresh2026x', level: Math.min(LEVEL_OF[role] + 1, 3) as Level, subId: upper.id });
+    return account;
+  };
+
   /** Each test gets its own app (the store closes apps after each test) and fresh tokens. */
   const ready = async () => {
     app = await store.app({ now: () => T0 });
@@ -353,6 +381,7 @@ describe.each(STORE_KINDS)('permission matrix (%s)', (kind) => {
       const allowed = canAccess(roleOf(role), endpoint.policy);
       const targets = { ...(endpoint.target === 'device' ? DEVICE_TARGET[role] : ACCOUNT_TARGET[role]) };
       if (endpoint.freshDevice === true) targets.in = await freshDevice();
+      if (endpoint.freshAccount === true) targets.in = await freshAccount(role);
       if (endpoint.inOnly === true) Object.assign(targets, { out: undefined, missing: undefined });
       const answers: Partial<Record<Scope, string>> = {};
       for (const scope of SCOPES) {

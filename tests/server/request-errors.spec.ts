@@ -25,6 +25,6 @@ describe('request errors', () => {
     const token = await tokenFor(app, DEMO.first.Account, DEMO.first.Code);
     const weak = await call(app, '/add_Admin', { Account: 'weakling', Code: 'alllowercase1', Level: 2 }, { token, lang: 'en-US' });
     expect(weak.statusCode).toBe(400);
-    expect(envelope(weak).msg).toBe('Code needs at least 6 characters, no spaces, upper and lower case letters and digits');
+    expect(envelope(weak).msg).toBe('Code needs at least 12 characters, no spaces, upper and lower case letters and digits');
   });
 });

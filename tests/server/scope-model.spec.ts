@@ -31,7 +31,7 @@ import { STORE_KINDS, useStore } from './stores';
 
 const RUNS = Number(process.env.SCOPE_RUNS ?? 1000);
 const GONE = 'GONE';
-const PASSWORD = 'Chamber2026';
+const PASSWORD = 'Chamber2026ox';
 
 interface RawAccount {
   root: boolean;
@@ -76,7 +76,7 @@ const accountsOf = (raw: readonly RawAccount[], base: number): ScopeAccount<numb
   return accounts;
 };
 
-const refusalOf = (error: unknown): ManageRefusal<number> => {
+const refusalOf = (error: unknown): ManageRefusal => {
   if (!(error instanceof AppError)) throw error;
   if (error.code === CODES.notFound && error.key === 'account.notFound') return { reason: 'notFound' };
   if (error.key === 'account.levelNotAllowed') return { reason: 'level' };
@@ -88,7 +88,7 @@ const refusalOf = (error: unknown): ManageRefusal<number> => {
 /** A list's records, whether the store rendered them or the concern added to them. */
 const recordsOf = (answer: ListAnswer | RenderedList): WireRecord[] => (typeof answer.list === 'string' ? asRecords(answer as RenderedList).list : answer.list);
 
-const outcome = async (call: () => Promise<unknown>): Promise<ManageRefusal<number> | undefined> => {
+const outcome = async (call: () => Promise<unknown>): Promise<ManageRefusal | undefined> => {
   try {
     await call();
     return undefined;

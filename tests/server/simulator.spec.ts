@@ -221,14 +221,14 @@ describe('the simulator against the server', () => {
 
   it("applies an operator's commands and acknowledges them: settings reported by the next telemetry, Repair refused mid-session", async () => {
     // ST 120: at 600 times, a hold of 12 s, for the Repair below to find the session under way.
-    const { cmdId } = await command('/order/change_settings', { Id: 'SIM-0002', SP: 2.2, ST: 120, SA: 1 });
+    const { cmdId } = await command('/order/change_settings', { Id: 'SIM-0002', SP: 1.5, ST: 120, SA: 1 });
     expect(await eventually(() => commandStatus(cmdId), (outcome) => outcome.status !== 'sent', 'the ack')).toMatchObject({ status: 'acked' });
     const reported = await eventually(
       () => upstream('/list/get_OCState', { pageSize: 1, sort: { field: 'Time', order: 'DESC' }, filter: { Id: ['SIM-0002'] } }),
-      (page) => page.list[0]?.SP === 2.2 && page.list[0]?.ST === 120,
+      (page) => page.list[0]?.SP === 1.5 && page.list[0]?.ST === 120,
       'the new set pressure in telemetry',
     );
-    expect(reported.list[0]).toMatchObject({ SP: 2.2, ST: 120, SA: 1 });
+    expect(reported.list[0]).toMatchObject({ SP: 1.5, ST: 120, SA: 1 });
 
     // A session under way cannot be put in repair: the chamber refuses, the operator sees why.
     const { db } = createDatabase({ database: { kind: 'sqlite', file: path.join(dataDir, 'oxygen.db') }, sqliteSynchronous: 'NORMAL' });

@@ -36,8 +36,12 @@ export const STORE_KINDS: readonly StoreKind[] = ['sqlite', 'postgres'];
 
 export const TEST_PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** Test defaults: scrypt cost lowered for speed (one test checks the default cost), silent logs. */
-export const TEST_ENV: Env = { SCRYPT_COST: '12', LOG_LEVEL: 'silent' };
+/**
+ * Test defaults: scrypt cost lowered for speed (one test checks the default cost), silent logs, and the API's
+ * rate limits out of the way of suites that send thousands of requests as one session (bad input, the
+ * permission matrix); tests/server/api-limits.spec.ts sets its own limits.
+ */
+export const TEST_ENV: Env = { SCRYPT_COST: '12', LOG_LEVEL: 'silent', API_RATE_PER_MINUTE: '10000000', API_RATE_PER_ADDRESS_PER_MINUTE: '10000000' };
 
 export interface AppOptions {
   /** Extra environment variables for this app's configuration. */
@@ -104,7 +108,7 @@ const createPgDatabase = async (): Promise<{ url: string; drop: () => Promise<vo
 };
 
 /** Wipe order: children before parents. */
-const TABLES = ['alarm_transitions', 'alarms', 'reading_rollups', 'messages', 'device_commands', 'audit_log', 'sessions', 'login_failures', 'state_records', 'orders', 'account_devices', 'devices', 'accounts'] as const;
+const TABLES = ['alarm_transitions', 'alarms', 'reading_rollups', 'messages', 'device_commands', 'audit_log', 'sessions', 'sign_in_attempts', 'state_records', 'orders', 'account_devices', 'devices', 'accounts'] as const;
 
 export const useStore = (kind: StoreKind): TestStore => {
   let dir = '';

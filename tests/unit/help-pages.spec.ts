@@ -49,6 +49,15 @@ describe('the help pages shipped with the console', () => {
     expect(renderHelpPage('help/guide.html')).toBeUndefined();
   });
 
+  it('styles the pages from one stylesheet beside the language folders, never inline (the CSP allows no inline style)', () => {
+    for (const address of Object.keys(HELP_PAGES)) {
+      const html = renderHelpPage(address) ?? '';
+      expect(html, address).toContain('<link rel="stylesheet" href="../help.css">');
+      expect(html, address).not.toMatch(/<style|style=/);
+    }
+    expect(renderHelpPage('help/help.css')).toMatch(/^body \{ font: 16px/);
+  });
+
   it("names the Chinese console's buttons and menu entries as the Chinese console shows them", () => {
     const guide = renderHelpPage('help/zh-CN/guide.html') ?? '';
     const labels = [

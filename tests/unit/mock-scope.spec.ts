@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mocks/node';
 import { MOCK_SCOPING, mockScope } from '../../mocks/scope';
 import { mockCredentials } from '../../mocks/auth';
-import { seedTables } from '../../mocks/seed';
+import { generatedState } from '../../mocks/handlers';
 import { MOCK_SWITCH_ROLE_PATH } from '../../src/domain/roles';
 import { visibleAccounts, visibleDevices } from '../../src/domain/scope/visibility';
 import { RESOURCE_CONFIGS } from '../../src/resources/configs';
@@ -15,7 +15,7 @@ afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 /** The seed's hierarchy, read by the model as the mocks read it. */
-const seeded = mockScope(seedTables(RESOURCE_CONFIGS), mockCredentials()).hierarchy();
+const seeded = mockScope(generatedState().tables, mockCredentials()).hierarchy();
 const everything = { current: 1, pageSize: 1000 };
 
 const listed = async (account: string, path: string, body: object = everything) =>

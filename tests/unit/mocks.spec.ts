@@ -3,7 +3,7 @@ import { MOCK_ACK_MS } from '../../mocks/deviceCommands';
 import { createMockServer } from '../../mocks/node';
 import { isFixedTable, MOCK_TOTAL, seedTables } from '../../mocks/seed';
 import { DEFAULT_DEVICE_TYPES } from '../../src/domain/deviceTypes';
-import { CMD_ID_PATTERN } from '../../src/domain/mqtt/payloads';
+import { CMD_ID_PATTERN } from '../../src/domain/commands';
 import { RESOURCE_CONFIGS } from '../../src/resources/configs';
 import type { DeviceCommandRecord } from '../../src/resources/devices/requests';
 import { DEVICE_COMMANDS } from '../../src/resources/devices/config';
@@ -11,6 +11,7 @@ import { recordId, type WireRecord } from '../../src/resources/model';
 import { recordSchema } from '../../src/resources/schema';
 import { USER_MENU_PATH, userMenuFor } from '../../src/domain/menu';
 import { mockSession, REST, UPSTREAM } from './resources/fixtures';
+import { translate } from '../../server/http/messages';
 
 const server = createMockServer(UPSTREAM, REST);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -128,6 +129,17 @@ describe('mocked device commands (docs/commands.md)', () => {
     await expect(client.http.post(DEVICE_COMMANDS.changeSettings, { Id: 'Id-002', SP: 1.5 })).rejects.toMatchObject({ code: 40300 });
     // A refused call sends nothing.
     expect((await read('admin', '')).range).toBe(before);
+  });
+
+  it("change_settings refuses an SP above the device type's rating with the server's code and words, and takes one exactly at it", async () => {
+    const { http } = await mockSession('admin');
+    const before = (await read('admin', '')).range;
+    // A soft single-seat chamber: type 1, rated 1.3 ATA.
+    const Id = String(seedTables(RESOURCE_CONFIGS).get('devices')?.find((device) => device.Type === 1)?.Id);
+    const message = translate('en-US', 'device.setPointAboveRating', { field: 'SP', max: 1.3, type: 1, name: '单人软体舱' });
+    await expect(http.post(DEVICE_COMMANDS.changeSettings, { Id, SP: 1.31, ST: 60 })).rejects.toMatchObject({ code: 40000, message });
+    expect((await read('admin', '')).range).toBe(before);
+    await expect(http.post<Answer>(DEVICE_COMMANDS.changeSettings, { Id, SP: 1.3 })).resolves.toMatchObject({ Id });
   });
 
   it('change_permission and change_state answer a cmdId too, each its own command', async () => {

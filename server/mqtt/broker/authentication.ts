@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AedesOptions, AuthenticateError } from 'aedes';
 import { isDeviceId } from '../../../src/domain/mqtt/topics';
 import type { BrokerCredentials, BrokerLog, EmbeddedBrokerOptions } from '../config';
+import type { ClientLimits } from './limits';
 import { printable, type Identity, type Refuse } from './refusals';
 import type { ClientSessions } from './sessions';
 import { mayPublish } from './topic-rights';
@@ -24,13 +25,20 @@ interface AuthenticationParts {
   authenticateDevice: EmbeddedBrokerOptions['authenticate'];
   sessions: ClientSessions;
   refuse: Refuse;
+  /** The sign-in throttling per address and username. */
+  limits: Pick<ClientLimits, 'signInAllowed' | 'signInFailed' | 'signInSucceeded'>;
+  /** How many connections one device may hold at once. */
+  connectionsPerDevice: number;
 }
 
 /**
  * Who may connect: the server's own client with its generated password (compared in constant time), or a
  * device with its Id as username and its secret as password; then its client id and its last will.
  * Refused: badCredentials (return code 4), clientIdDenied (2), a last will outside the device's topics
- * (publishDenied, 5); a failing device check answers "server unavailable" (3).
+ * (publishDenied, 5); a failing device check answers "server unavailable" (3), and so do an address and
+ * username that failed too often lately (signInThrottled, before any check: limits.ts) and a device that
+ * holds `connectionsPerDevice` connections already (deviceConnectionLimit: the newest is refused, so a
+ * stolen secret cannot push the chamber itself off).
  */
 export const createAuthentication = ({
   log,
@@ -38,6 +46,8 @@ export const createAuthentication = ({
   authenticateDevice,
   sessions,
   refuse,
+  limits,
+  connectionsPerDevice,
 }: AuthenticationParts): Required<Pick<AedesOptions, 'preConnect' | 'authenticate'>> => {
   const serverUsername = serverCredentials.username;
   const serverPasswordDigest = digest(serverCredentials.password);
@@ -62,6 +72,11 @@ export const createAuthentication = ({
         done(refusal('identifier rejected', IDENTIFIER_REJECTED), null);
         return;
       }
+      if (identity.kind === 'device' && sessions.connectionsOf(identity.deviceId, clientId) >= connectionsPerDevice) {
+        refuse('deviceConnectionLimit', { deviceId: identity.deviceId, clientId: printable(clientId), limit: connectionsPerDevice }, 'mqtt: too many connections for this device');
+        done(refusal('server unavailable', SERVER_UNAVAILABLE), null);
+        return;
+      }
       const will = sessions.takeWill(client);
       if (will !== undefined && !mayPublish(identity, will)) {
         refuse(
@@ -72,15 +87,22 @@ export const createAuthentication = ({
         done(refusal('not authorized', NOT_AUTHORIZED), null);
         return;
       }
+      limits.signInSucceeded(client, name);
       sessions.admit(client, identity, name);
       log.debug({ username: name, clientId: printable(clientId) }, 'mqtt: client connected');
       done(null, true);
     };
     const badCredentials = (why: string) => {
+      limits.signInFailed(client, username ?? '');
       refuse('badCredentials', { username: printable(username), clientId: printable(clientId) }, `mqtt: connection refused (${why})`);
       done(refusal('bad username or password', BAD_USERNAME_OR_PASSWORD), null);
     };
 
+    if (!limits.signInAllowed(client, username ?? '')) {
+      refuse('signInThrottled', { username: printable(username), clientId: printable(clientId) }, 'mqtt: connection refused unchecked (too many failed sign-ins)');
+      done(refusal('server unavailable', SERVER_UNAVAILABLE), null);
+      return;
+    }
     if (username === serverUsername) {
       if (isServer(username, password)) admit({ kind: 'server' }, serverUsername);
       else badCredentials('wrong server password');

@@ -1,4 +1,4 @@
-import type { BrokerCounters, BrokerLog, RefusalReason } from '../config';
+import { REFUSAL_REASONS, type BrokerCounters, type BrokerLog, type RefusalReason } from '../config';
 
 /** Who a client is to the broker once it has authenticated: the server's own client, or a device. */
 export type Identity = { kind: 'server' } | { kind: 'device'; deviceId: string };
@@ -13,7 +13,7 @@ export const who = (identity: Identity | undefined): string | null => (identity?
 export type Refuse = (reason: RefusalReason, fields: Record<string, unknown>, message: string) => void;
 
 export const createRefusals = (log: BrokerLog): { counters: BrokerCounters; refuse: Refuse } => {
-  const counters: BrokerCounters = { badCredentials: 0, clientIdDenied: 0, publishDenied: 0, subscribeDenied: 0, oversized: 0, packetTooLarge: 0 };
+  const counters = Object.fromEntries(REFUSAL_REASONS.map((reason) => [reason, 0])) as BrokerCounters;
   const refuse: Refuse = (reason, fields, message) => {
     counters[reason] += 1;
     log.warn({ reason, ...fields }, message);

@@ -33,6 +33,8 @@ export interface ClientSessions {
   forget(client: Client): void;
   /** Closes every connection of that device; answers how many there were. */
   disconnectDevice(deviceId: string): number;
+  /** The device's connections, but one under `clientId`: aedes closes that one when a client of the same id connects. */
+  connectionsOf(deviceId: string, clientId: string): number;
   clear(): void;
 }
 
@@ -97,6 +99,11 @@ export const createClientSessions = (log: BrokerLog, serverUsername: string): Cl
         client.close();
       }
       return connected.length;
+    },
+    connectionsOf(deviceId, clientId) {
+      let count = 0;
+      for (const client of deviceClients.get(deviceId) ?? []) if (client.id !== clientId) count += 1;
+      return count;
     },
     clear() {
       sessionOwners.clear();

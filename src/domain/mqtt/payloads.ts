@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isBloodPressure } from '../bloodPressure';
+import { CMD_ID_MAX, CMD_ID_PATTERN } from '../commands';
 import { DEVICE_PERMISSIONS, DEVICE_STATES } from '../devices';
 import { TOPIC_QOS, topicFor } from './topics';
 
@@ -63,8 +64,6 @@ export const SETTINGS_FIELDS = ['SP', 'ST', 'SS', 'SL', 'SA'] as const;
 const OC_MAX = 32;
 /** No spaces, no control characters (any script otherwise, as orders keep it). */
 const OC_PATTERN = /^[^\s\p{Cc}]+$/u;
-export const CMD_ID_MAX = 64;
-export const CMD_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 const FAULT_CODE_MAX = 32;
 const FAULT_CODE_PATTERN = /^[A-Za-z0-9_.:-]+$/;
 const TEXT_MAX = 200;
@@ -125,7 +124,6 @@ const cmdId = z.string().min(1).max(CMD_ID_MAX).regex(CMD_ID_PATTERN);
  * `oc/{Id}/cmd`: from the server. `Time` is when the server issued it, so a device can refuse a command
  * that reaches it long after (a persistent session delivers queued commands on reconnect).
  */
-export const COMMAND_TYPES = ['permission', 'state', 'settings'] as const;
 export const commandSchema = z.discriminatedUnion('type', [
   z.strictObject({ cmdId, type: z.literal('permission'), Time: timeSchema, Permission: z.enum(DEVICE_PERMISSIONS) }),
   z.strictObject({ cmdId, type: z.literal('state'), Time: timeSchema, State: z.enum(DEVICE_STATES) }),

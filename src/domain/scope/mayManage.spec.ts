@@ -4,12 +4,8 @@ import {
   assignmentsAfter,
   assignRefusal,
   createRefusal,
-  deleteRefusal,
-  disableRefusal,
   firstUnmanaged,
   isStrictlyBelow,
-  levelChangeRefusal,
-  moveRefusal,
   resetRefusal,
 } from './mayManage';
 
@@ -79,33 +75,5 @@ describe('add_Admin, Admin_reset_Code, assign_Devices', () => {
     expect(rows(hierarchyOf(tree.accounts.values(), assignmentsAfter(tree, as('first'), 'second', ['A2']), tree.devices))).toEqual(
       ['first:A1', 'first:A2', 'first:B1', 'second:A2', 'client:C1'].sort(),
     );
-  });
-});
-
-describe('update_Admin and delete_Admin', () => {
-  it('changes a level only below the caller, keeping ranks falling down the branch', () => {
-    expect(levelChangeRefusal(tree, as('admin'), 'second', 1)).toEqual({ reason: 'level' });
-    expect(levelChangeRefusal(tree, as('admin'), 'other', 2)).toBeUndefined();
-    expect(levelChangeRefusal(tree, as('admin'), 'first', 3)).toEqual({ reason: 'level' });
-    expect(levelChangeRefusal(tree, as('first'), 'second', 1)).toEqual({ reason: 'level' });
-    expect(levelChangeRefusal(tree, as('first'), 'first', 2)).toEqual({ reason: 'notFound' });
-    expect(levelChangeRefusal(tree, as('admin'), 'root2', 1)).toEqual({ reason: 'superAdministrator' });
-  });
-
-  it('moves an account under an administrator of the caller’s subtree, of a higher rank, never below itself', () => {
-    expect(moveRefusal(tree, as('admin'), 'client', 'other')).toBeUndefined();
-    expect(moveRefusal(tree, as('first'), 'client', 'first')).toBeUndefined();
-    expect(moveRefusal(tree, as('first'), 'client', 'other')).toEqual({ reason: 'notFound' });
-    expect(moveRefusal(tree, as('admin'), 'second', 'client')).toEqual({ reason: 'parent' });
-    expect(moveRefusal(tree, as('admin'), 'first', 'other')).toEqual({ reason: 'parent' });
-    expect(moveRefusal(tree, as('admin'), 'root2', 'first')).toEqual({ reason: 'superAdministrator' });
-  });
-
-  it('disables only below the caller, and deletes only an account with none below it', () => {
-    expect(disableRefusal(tree, as('second'), 'client')).toBeUndefined();
-    expect(disableRefusal(tree, as('client'), 'client')).toEqual({ reason: 'notFound' });
-    expect(deleteRefusal(tree, as('first'), 'client')).toBeUndefined();
-    expect(deleteRefusal(tree, as('first'), 'second')).toEqual({ reason: 'accountsBelow', accounts: ['client'] });
-    expect(deleteRefusal(tree, as('second'), 'first')).toEqual({ reason: 'notFound' });
   });
 });

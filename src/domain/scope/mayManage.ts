@@ -2,8 +2,9 @@ import type { Level } from '../roles';
 import { assignedTo, subtreeOf, type Assignment, type Hierarchy, type ScopeViewer } from './hierarchy';
 
 /**
- * Who may create, change, move, disable or delete whom, and which devices an administrator hands on
- * (docs/scope.md, "Managing accounts"). These are the hierarchy's rules only: whether the caller's role
+ * Who may create accounts, reset whose password, and which devices an administrator hands on (docs/scope.md,
+ * "Managing accounts"). Changing, moving, disabling and deleting an account are src/domain/accountRules.ts's,
+ * asked about an account strictly below the caller (isStrictlyBelow). These are the hierarchy's rules only: whether the caller's role
  * may make the call at all is the shared policy's (src/domain/policy.ts), checked first by the server's
  * guards and the mocks alike. A refusal names why; the server answers an account out of reach exactly like
  * one that does not exist ('notFound').
@@ -27,21 +28,19 @@ export const mayCreateAtLevel = (creator: Level, level: number): boolean => leve
 /**
  * True when the target is strictly below the caller: in its subtree and not itself (the super administrator:
  * any existing account but itself, other super administrators included). Only such an account's password
- * may be reset, its devices assigned, and it changed, moved, disabled or deleted.
+ * may be reset, its devices assigned, and it changed, moved, disabled or deleted (the last by accountRules).
  */
 export const isStrictlyBelow = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, target: K): boolean =>
   target !== caller.id && (caller.level === 0 ? hierarchy.accounts.has(target) : subtreeOf(hierarchy, caller.id).has(target));
 
 /** Why a call about accounts is refused: the target is out of reach, the Level is not allowed, a super administrator is the target, or a device is not the caller's. */
-export type ManageRefusal<K> =
+export type ManageRefusal =
   | { reason: 'notFound' }
   | { reason: 'level' }
   | { reason: 'superAdministrator' }
-  | { reason: 'deviceNotManaged'; device: string }
-  | { reason: 'accountsBelow'; accounts: readonly K[] }
-  | { reason: 'parent' };
+  | { reason: 'deviceNotManaged'; device: string };
 
-const unmanagedRefusal = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, devices: readonly string[]): ManageRefusal<K> | undefined => {
+const unmanagedRefusal = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, devices: readonly string[]): ManageRefusal | undefined => {
   const device = firstUnmanaged(hierarchy, caller, devices);
   return device === undefined ? undefined : { reason: 'deviceNotManaged', device };
 };
@@ -51,15 +50,15 @@ export const createRefusal = <K>(
   hierarchy: Hierarchy<K>,
   caller: ScopeViewer<K>,
   request: { level: number; devices: readonly string[] },
-): ManageRefusal<K> | undefined =>
+): ManageRefusal | undefined =>
   mayCreateAtLevel(caller.level, request.level) ? unmanagedRefusal(hierarchy, caller, request.devices) : { reason: 'level' };
 
 /** `Admin_reset_Code`: the target's password may be reset; undefined when allowed. */
-export const resetRefusal = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, target: K): ManageRefusal<K> | undefined =>
+export const resetRefusal = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, target: K): ManageRefusal | undefined =>
   isStrictlyBelow(hierarchy, caller, target) ? undefined : { reason: 'notFound' };
 
 /** `assign_Devices`: the target's devices may become `devices`; undefined when allowed. A super administrator manages every device by its level. */
-export const assignRefusal = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, target: K, devices: readonly string[]): ManageRefusal<K> | undefined => {
+export const assignRefusal = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, target: K, devices: readonly string[]): ManageRefusal | undefined => {
   if (!isStrictlyBelow(hierarchy, caller, target)) return { reason: 'notFound' };
   if (hierarchy.accounts.get(target)?.level === 0) return { reason: 'superAdministrator' };
   return unmanagedRefusal(hierarchy, caller, devices);
@@ -81,51 +80,4 @@ export const assignmentsAfter = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer
   const before = hierarchy.assigned.get(target);
   for (const device of [...wanted].sort()) if (!(before?.has(device) ?? false)) rows.push({ account: target, device });
   return rows;
-};
-
-/** The levels of the accounts directly above and below the target: a level must stay between them. */
-const levelRoom = <K>(hierarchy: Hierarchy<K>, target: K): { above: number; below: number } => {
-  const parent = hierarchy.accounts.get(target)?.parent;
-  const above = parent === null || parent === undefined ? -1 : (hierarchy.accounts.get(parent)?.level ?? -1);
-  const childLevels = (hierarchy.children.get(target) ?? []).map((child) => hierarchy.accounts.get(child)?.level ?? 4);
-  return { above, below: Math.min(4, ...childLevels) };
-};
-
-/**
- * Changing the target's Level: strictly below the caller, never a super administrator, and the new level
- * still strictly lower in rank than the caller's and its upper administrator's and strictly higher than
- * the accounts directly below it, so the tree keeps ranks falling from the root down.
- */
-export const levelChangeRefusal = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, target: K, level: number): ManageRefusal<K> | undefined => {
-  if (!isStrictlyBelow(hierarchy, caller, target)) return { reason: 'notFound' };
-  if (hierarchy.accounts.get(target)?.level === 0) return { reason: 'superAdministrator' };
-  const { above, below } = levelRoom(hierarchy, target);
-  return mayCreateAtLevel(caller.level, level) && level > above && level < below ? undefined : { reason: 'level' };
-};
-
-/**
- * Moving the target under another upper administrator: the target strictly below the caller, never a super
- * administrator; the new upper administrator in the caller's subtree (the caller itself included), not in
- * the target's own subtree (no cycle), and of a higher rank (a smaller Level) than the target.
- */
-export const moveRefusal = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, target: K, parent: K): ManageRefusal<K> | undefined => {
-  if (!isStrictlyBelow(hierarchy, caller, target)) return { reason: 'notFound' };
-  const account = hierarchy.accounts.get(target);
-  if (account?.level === 0) return { reason: 'superAdministrator' };
-  const upper = hierarchy.accounts.get(parent);
-  const reachable = parent === caller.id || isStrictlyBelow(hierarchy, caller, parent);
-  if (upper === undefined || !reachable) return { reason: 'notFound' };
-  if (subtreeOf(hierarchy, target).has(parent) || account === undefined || upper.level >= account.level) return { reason: 'parent' };
-  return undefined;
-};
-
-/** Disabling or enabling the target: strictly below the caller. */
-export const disableRefusal = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, target: K): ManageRefusal<K> | undefined =>
-  resetRefusal(hierarchy, caller, target);
-
-/** Deleting the target: strictly below the caller, and no account below it (the refusal names them). */
-export const deleteRefusal = <K>(hierarchy: Hierarchy<K>, caller: ScopeViewer<K>, target: K): ManageRefusal<K> | undefined => {
-  if (!isStrictlyBelow(hierarchy, caller, target)) return { reason: 'notFound' };
-  const below = hierarchy.children.get(target) ?? [];
-  return below.length === 0 ? undefined : { reason: 'accountsBelow', accounts: below };
 };

@@ -49,6 +49,13 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
 /** react-admin's Store keeps them (localStorage), so every change survives a reload. */
 export const APP_SETTINGS_STORE_KEY = 'consoleSettings';
 
+/**
+ * The stored settings less what belongs to the account signed in rather than to the browser: the menu the
+ * server sent is that account's, so the next account to sign in on this browser must not inherit it.
+ */
+export const browserSettings = (stored: Partial<AppSettings>): Partial<AppSettings> =>
+  Object.fromEntries(Object.entries(stored).filter(([key]) => key !== 'serverMenu'));
+
 /** The narrowest and widest side menu the console draws, whatever a stored or hand-edited value says. */
 export const MENU_WIDTH_RANGE = { min: 160, max: 400 } as const;
 

@@ -1,4 +1,5 @@
-import { liveEventSchema, type LiveEvent } from '../../domain/live';
+import type { LiveEvent, liveEventSchema } from '../../domain/live';
+import { retryAfterSeconds } from '../backOff';
 import type { TokenStore } from '../tokenStore';
 import { createEventStreamParser, readEventStream, type EventStreamMessage } from '../../domain/eventStream';
 
@@ -8,7 +9,8 @@ import { createEventStreamParser, readEventStream, type EventStreamMessage } fro
  * a back-off (1 s doubling to 30 s, with jitter), sending the last id seen as Last-Event-ID; after three
  * attempts in a row that never got to `ready` the connection says `polling` and asks for a refetch every
  * `pollMs` until a stream works again. A stream silent (not even a heartbeat) for three heartbeats is
- * presumed dead. 401 ends it: the session is over.
+ * presumed dead. 401 ends it: the session is over. 429 (too many streams or calls for the session) waits at
+ * least the Retry-After it names before the next attempt, and says so (`limited`).
  */
 
 export type LiveStatus = 'off' | 'connecting' | 'live' | 'reconnecting' | 'polling';
@@ -23,6 +25,8 @@ export interface LiveSignals {
   status: LiveStatus;
   /** The server refused the token: the session is over. */
   unauthorized: undefined;
+  /** The server said too many (429): the next attempt waits this many seconds at least. */
+  limited: number;
 }
 
 type Listener<K extends keyof LiveSignals> = (value: LiveSignals[K]) => void;
@@ -57,9 +61,18 @@ export interface LiveConnection {
   readonly timing: LiveTiming;
 }
 
-const parseEvent = ({ event, data }: EventStreamMessage): LiveEvent | undefined => {
+type LiveEventSchema = typeof liveEventSchema;
+
+/**
+ * The events' schema comes with the first connection, which only a signed-in console opens: the login
+ * route's script carries no zod (docs/console.md, "Loading").
+ */
+let schema: Promise<LiveEventSchema> | undefined;
+const loadSchema = (): Promise<LiveEventSchema> => (schema ??= import('../../domain/live').then((module) => module.liveEventSchema));
+
+const parseEvent = (eventSchema: LiveEventSchema, { event, data }: EventStreamMessage): LiveEvent | undefined => {
   try {
-    const parsed = liveEventSchema.safeParse({ type: event, data: JSON.parse(data) });
+    const parsed = eventSchema.safeParse({ type: event, data: JSON.parse(data) });
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
@@ -74,6 +87,7 @@ export const createLiveConnection = ({ url, tokens, timing: overrides, random = 
     poll: new Set(),
     status: new Set(),
     unauthorized: new Set(),
+    limited: new Set(),
   };
   const emit = <K extends keyof LiveSignals>(signal: K, value: LiveSignals[K]): void => {
     for (const listener of listeners[signal]) listener(value);
@@ -98,9 +112,13 @@ export const createLiveConnection = ({ url, tokens, timing: overrides, random = 
     pollTimer = undefined;
   };
 
+  /** Set by a 429: the next attempt waits at least this long. */
+  let retryAfterMs = 0;
+
   const retry = (): void => {
     const delay = Math.min(timing.maxRetryMs, timing.retryMs * 2 ** Math.max(0, failures - 1)) * (0.5 + random() / 2);
-    retryTimer = setTimeout(connect, delay);
+    retryTimer = setTimeout(connect, Math.max(delay, retryAfterMs));
+    retryAfterMs = 0;
   };
 
   /** An attempt that never got to `ready`; the status stays (connecting, reconnecting) until polling. */
@@ -125,6 +143,8 @@ export const createLiveConnection = ({ url, tokens, timing: overrides, random = 
       emit('unauthorized', undefined);
       return;
     }
+    const eventSchema = await loadSchema();
+    if (!current()) return;
     const headers = new Headers({ Accept: 'text/event-stream', Authorization: `Bearer ${token}` });
     const resuming = lastEventId !== '';
     if (resuming) headers.set('Last-Event-ID', lastEventId);
@@ -152,7 +172,7 @@ export const createLiveConnection = ({ url, tokens, timing: overrides, random = 
         setStatus('live');
       } else if (message.event === 'reset') emit('reset', undefined);
       else {
-        const event = parseEvent(message);
+        const event = parseEvent(eventSchema, message);
         if (event !== undefined) emit('event', event);
       }
     });
@@ -165,6 +185,11 @@ export const createLiveConnection = ({ url, tokens, timing: overrides, random = 
         stop();
         emit('unauthorized', undefined);
         return;
+      }
+      if (response.status === 429) {
+        const seconds = retryAfterSeconds(response);
+        retryAfterMs = seconds * 1000;
+        emit('limited', seconds);
       }
       if (response.ok && response.body !== null) await readEventStream(response.body, parser, heard);
     } catch {

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { Create, Loading, PasswordInput, SelectInput, SimpleForm, usePermissions } from 'react-admin';
+import { Create, Loading, PasswordInput, SelectInput, SimpleForm, usePermissions, useTranslate } from 'react-admin';
+import { passwordProblem } from '../../domain/password';
 import { DEFAULT_LEVEL, roleToLevel, type Level, type Role } from '../../domain/roles';
 import { choicesOf, useLabels } from '../generate/labels';
 import { inputElement } from '../generate/inputs';
@@ -8,13 +9,21 @@ import type { EnumFieldConfig } from '../types';
 import { formValidator, type FormErrors } from '../validation';
 import { accountsConfig } from './config';
 import { creatableLevels, mayCreateAt } from './levels';
+import { usePasswordMinLength } from './usePasswordMinLength';
 
 const { Account, DeviceIds, Level: levelField } = accountsConfig.fields;
 const schemaErrors = formValidator(writeSchema(accountsConfig, 'create'));
 
-/** The configuration's checks (account, the password rule, ...) and the level rule for this creator. */
-const validatorFor = (own: Level) => (values: Record<string, unknown>): FormErrors => {
+/**
+ * The configuration's checks (account, the password rule's shape, ...), the length in force and the level
+ * rule for this creator. The password's message names the length; the common list is the server's to check.
+ */
+const validatorFor = (own: Level, minLength: number) => (values: Record<string, unknown>): FormErrors => {
   const errors = schemaErrors(values);
+  const code = values.Code;
+  if (typeof code === 'string' && code !== '' && passwordProblem(code, { minLength }) !== null) {
+    errors.Code = { message: 'crud.validation.password', args: { min: minLength } };
+  }
   if (!errors.Level && !mayCreateAt(own, values.Level)) errors.Level = { message: 'app.accounts.levelNotAllowed', args: {} };
   return errors;
 };
@@ -33,7 +42,9 @@ export const AccountCreate = () => {
   const { permissions: role, isPending } = usePermissions<Role>();
   const own = role ? roleToLevel(role) : undefined;
   const levels = useMemo(() => (own === undefined ? [] : creatableLevels(own)), [own]);
-  const validate = useMemo(() => (own === undefined ? undefined : validatorFor(own)), [own]);
+  const minLength = usePasswordMinLength();
+  const translate = useTranslate();
+  const validate = useMemo(() => (own === undefined ? undefined : validatorFor(own, minLength)), [own, minLength]);
   if (isPending || own === undefined || !validate) return <Loading />;
   const field: EnumFieldConfig = { ...levelField, choices: levels };
   const defaultLevel = levels.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : levels.at(-1);
@@ -41,7 +52,7 @@ export const AccountCreate = () => {
     <Create redirect="show" transform={withoutEmptyDevices}>
       <SimpleForm noValidate validate={validate} defaultValues={{ Level: defaultLevel }}>
         {inputElement(accountsConfig, 'Account', Account, labels)}
-        <PasswordInput source="Code" label={labels.field('Code')} helperText="app.password.hint" autoComplete="new-password" />
+        <PasswordInput source="Code" label={labels.field('Code')} helperText={translate('app.password.hint', { min: minLength })} autoComplete="new-password" />
         <SelectInput source="Level" label={labels.field('Level')} choices={choicesOf(accountsConfig, 'Level', field)} isRequired />
         {inputElement(accountsConfig, 'DeviceIds', DeviceIds, labels)}
       </SimpleForm>

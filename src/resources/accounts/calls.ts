@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { ACCOUNT_MAX, PASSWORD_MAX } from '../../domain/auth';
+import { ACCOUNT_MAX } from '../../domain/account';
+import { PASSWORD_MAX } from '../../domain/auth';
 import { newPasswordSchema } from '../../domain/password';
+import { LEVELS } from '../../domain/roles';
 import { deviceIdSchema } from '../devices/requests';
+import { ACCOUNT_CALLS, ACCOUNT_ENDPOINTS } from './config';
 
 /**
  * The account calls' bodies (docs/product.md, "Wire contract"), one schema each, shared by the console's
@@ -41,7 +44,37 @@ export type SelfResetBody = z.infer<typeof selfResetBodySchema>;
 export const assignDevicesBodySchema = z.strictObject({ Account: accountNameSchema, DeviceIds: deviceIdsSchema });
 export type AssignDevicesBody = z.infer<typeof assignDevicesBodySchema>;
 
+/**
+ * `update_Admin`: an account's Level, its upper administrator (`SubAdmin`, by Account) and whether it is
+ * disabled; a field left out is unchanged. Level is any level here, so that an unchanged super administrator's
+ * 0 passes: the hierarchy's rules (src/domain/accountRules.ts) decide what may change, naming the field.
+ */
+export const updateAdminBodySchema = z.strictObject({
+  Account: accountNameSchema,
+  Level: z.literal(LEVELS).optional(),
+  SubAdmin: accountNameSchema.nullable().optional(),
+  Disabled: z.boolean().optional(),
+});
+export type UpdateAdminBody = z.infer<typeof updateAdminBodySchema>;
+
+/** `delete_Admin`: refused while accounts sit below it. */
+export const deleteAdminBodySchema = z.strictObject({ Account: accountNameSchema });
+export type DeleteAdminBody = z.infer<typeof deleteAdminBodySchema>;
+
 /** `code/Admin_reset_Code`'s answer. */
 export interface ResetAnswer {
   NewCode: string;
 }
+
+/**
+ * Other names of calls, alias → call, both relative to the upstream's prefix: the old console names
+ * createUser, resetUserPwd, getUserInfo and updateUserPwd without details; they are the same calls as
+ * add_Admin, Admin_reset_Code, /api/user/info and self_reset_Code (same body, rules and answer). The
+ * server registers each as a copy of its call, the mocks answer each as its call.
+ */
+export const UPSTREAM_ALIASES: Readonly<Record<string, string>> = {
+  '/createUser': ACCOUNT_ENDPOINTS.create,
+  '/resetUserPwd': ACCOUNT_CALLS.resetPassword,
+  '/getUserInfo': '/api/user/info',
+  '/updateUserPwd': ACCOUNT_CALLS.changeOwnPassword,
+};

@@ -1,4 +1,4 @@
-import { ACCOUNT_MAX } from '../../domain/auth';
+import { ACCOUNT_MAX } from '../../domain/account';
 import { DEFAULT_LEVEL, LEVELS } from '../../domain/roles';
 import { INTEGER_ID_MAX } from '../model';
 import { defineResource } from '../types';
@@ -10,14 +10,16 @@ export const ACCOUNT_CALLS = {
   assignDevices: '/assign_Devices',
 } as const;
 
-/** The list and create calls (the generated views and the mocks use them by name). */
-export const ACCOUNT_ENDPOINTS = { list: '/get_Admins', create: '/add_Admin' } as const;
+/** The list, create, update and delete calls (the generated views and the mocks use them by name). */
+export const ACCOUNT_ENDPOINTS = { list: '/get_Admins', create: '/add_Admin', update: '/update_Admin', delete: '/delete_Admin' } as const;
 
 /**
- * docs/product.md, "Account hierarchy": the accounts an administrator manages (`get_Admins`) and creates
- * (`add_Admin` with `{ Account, Code, Level, DeviceIds? }`). The server decides which levels a creator may
+ * docs/product.md, "Account hierarchy": the accounts an administrator manages (`get_Admins`), creates
+ * (`add_Admin` with `{ Account, Code, Level, DeviceIds? }`), edits (`update_Admin`: Level, upper
+ * administrator, disabled) and deletes (`delete_Admin`). The server decides which levels a creator may
  * give (creatableLevels, levels.ts, is the same rule) and puts the new account under the creator; the
- * password calls and device assignment are custom data provider methods (calls.ts has their bodies).
+ * hierarchy's rules for a change are src/domain/accountRules.ts. The password calls and device assignment
+ * are custom data provider methods (calls.ts has their bodies).
  */
 export const accountsConfig = defineResource({
   name: 'accounts',
@@ -32,9 +34,11 @@ export const accountsConfig = defineResource({
     Code: { kind: 'password', required: true, views: ['create'] },
     // Field order is column order: the old console's admin list shows Account, SubId, Level, SubAdmin.
     SubId: { kind: 'number', integer: true, min: 1, max: INTEGER_ID_MAX, views: ['list', 'show'] },
-    Level: { kind: 'enum', choices: LEVELS, defaultValue: DEFAULT_LEVEL, required: true, views: ['list', 'filter', 'sort', 'show', 'create'] },
-    SubAdmin: { kind: 'reference', reference: 'accounts', searchBy: 'Account', views: ['list', 'filter', 'show'] },
+    Level: { kind: 'enum', choices: LEVELS, defaultValue: DEFAULT_LEVEL, required: true, views: ['list', 'filter', 'sort', 'show', 'create', 'edit'] },
+    SubAdmin: { kind: 'reference', reference: 'accounts', searchBy: 'Account', views: ['list', 'filter', 'show', 'edit'] },
     DeviceIds: { kind: 'reference', reference: 'devices', searchBy: 'Id', many: true, views: ['list', 'show', 'create'] },
+    // A disabled account cannot sign in, and its sessions and live streams ended when it was disabled.
+    Disabled: { kind: 'boolean', views: ['list', 'filter', 'sort', 'show', 'edit'] },
   },
   labels: {
     'zh-CN': {
@@ -46,6 +50,7 @@ export const accountsConfig = defineResource({
         SubAdmin: '上级管理员',
         SubId: '上级管理员编号',
         DeviceIds: '管理的设备',
+        Disabled: '已停用',
       },
       choices: {
         Level: { 0: '超级管理员', 1: '一级管理员', 2: '二级管理员', 3: '普通用户' },
@@ -60,6 +65,7 @@ export const accountsConfig = defineResource({
         SubAdmin: 'Upper-level administrator',
         SubId: 'Upper-level administrator ID',
         DeviceIds: 'Managed devices',
+        Disabled: 'Disabled',
       },
       choices: {
         Level: { 0: 'super administrator', 1: 'first-level administrator', 2: 'second-level administrator', 3: 'ordinary user' },

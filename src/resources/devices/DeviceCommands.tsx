@@ -9,6 +9,7 @@ import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { DEVICE_STATES, type DeviceState } from '../../domain/devices';
 import { RowAction } from '../generate/RowAction';
 import { DeviceSettings } from './DeviceSettings';
+import { RotateSecret } from './RotateSecret';
 import { useCommandFeedback } from './useCommandFeedback';
 import { useSessionConfirm } from './useSessionConfirm';
 
@@ -86,6 +87,7 @@ export const DeviceCommands = () => {
         </>
       )}
       {mayChangeSettings && <DeviceSettings record={record} />}
+      <RotateSecret record={record} />
       {dialog}
     </Box>
   );

@@ -1,5 +1,4 @@
-import { COMMAND_STATUSES } from '../../domain/live';
-import { CMD_ID_MAX, CMD_ID_PATTERN, COMMAND_TYPES } from '../../domain/mqtt/payloads';
+import { CMD_ID_MAX, CMD_ID_PATTERN, COMMAND_STATUSES, COMMAND_TYPES } from '../../domain/commands';
 import { defineResource } from '../types';
 import { DEVICE_ID_MAX } from '../../domain/devices';
 

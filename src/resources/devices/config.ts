@@ -19,14 +19,16 @@ export const devicesConfig = defineResource({
   representation: 'name',
   defaultSort: { field: 'Id', order: 'ASC' },
   // The upstream lists devices and edits their name, Type and Location (an admin's right); registering and
-  // removing a device issues or revokes its MQTT secret, which is the REST API's business (docs/product.md).
+  // removing a device issues or revokes its MQTT secret, which is the REST API's business (docs/product.md):
+  // `POST /api/v1/devices` and `DELETE /api/v1/devices/:Id`. Rotating the secret is a custom call of the same.
   adapter: 'upstream',
-  endpoints: { list: '/list/get_OCProperty', update: '/device/update_OCProperty' },
+  endpoints: { list: '/list/get_OCProperty', update: '/device/update_OCProperty', rest: { path: 'devices', create: true, delete: true } },
   fields: {
-    Id: { kind: 'text', maxLength: DEVICE_ID_MAX, pattern: DEVICE_ID_PATTERN, required: true, views: ['list', 'filter', 'sort', 'show'] },
-    name: { kind: 'text', maxLength: 64, required: true, views: ['list', 'filter', 'sort', 'show', 'edit'] },
-    Type: { kind: 'number', integer: true, min: DEVICE_TYPE_MIN, max: DEVICE_TYPE_MAX, namedBy: 'device-types', required: true, views: ['list', 'filter', 'sort', 'show', 'edit'] },
-    Location: { kind: 'text', maxLength: 128, required: true, views: ['list', 'filter', 'sort', 'show', 'edit'] },
+    // Location is the device's site: the model has no site apart from it.
+    Id: { kind: 'text', maxLength: DEVICE_ID_MAX, pattern: DEVICE_ID_PATTERN, required: true, views: ['list', 'filter', 'sort', 'show', 'create'] },
+    name: { kind: 'text', maxLength: 64, required: true, views: ['list', 'filter', 'sort', 'show', 'edit', 'create'] },
+    Type: { kind: 'number', integer: true, min: DEVICE_TYPE_MIN, max: DEVICE_TYPE_MAX, namedBy: 'device-types', required: true, views: ['list', 'filter', 'sort', 'show', 'edit', 'create'] },
+    Location: { kind: 'text', maxLength: 128, required: true, views: ['list', 'filter', 'sort', 'show', 'edit', 'create'] },
     State: { kind: 'enum', choices: DEVICE_STATES, views: ['list', 'filter', 'sort', 'show'] },
     Permission: { kind: 'enum', choices: DEVICE_PERMISSIONS, views: ['list', 'filter', 'sort', 'show'] },
     OrderNum: { kind: 'text', maxLength: 64, views: ['list', 'filter', 'show'] },
@@ -64,6 +66,11 @@ export const devicesConfig = defineResource({
         State: { Work: '工作中', Stop: '空闲', Repair: '维修中' },
         Permission: { Open: '开启', Close: '关闭' },
       },
+      message: {
+        delete_title: '删除设备 %{id}（%{recordRepresentation}）',
+        delete_content:
+          '设备 %{id}（%{recordRepresentation}）将被删除：其密钥作废，与消息服务器的连接立即断开。已有的订单和状态记录保留，超级管理员仍可查阅；没有历史记录的设备编号可再次使用。',
+      },
     },
     'en-US': {
       name: 'Device |||| Devices',
@@ -86,6 +93,11 @@ export const devicesConfig = defineResource({
       choices: {
         State: { Work: 'working', Stop: 'idle', Repair: 'repairing' },
         Permission: { Open: 'open', Close: 'closed' },
+      },
+      message: {
+        delete_title: 'Remove device %{id} (%{recordRepresentation})',
+        delete_content:
+          'Device %{id} (%{recordRepresentation}) will be removed: its secret is revoked and its connection to the broker ends at once. Its orders and state records are kept, and the super administrator can still read them; the Id of a device without history can be used again.',
       },
     },
   },

@@ -9,4 +9,5 @@ export const devices = generateResource(devicesConfig, {
   icon: DevicesIcon,
   rowActions: lazyView(() => import('./DeviceCommands').then((module) => module.DeviceCommands)),
   overrides: { show: DeviceDetail },
+  created: lazyView(() => import('./SecretDialog').then((module) => module.DeviceRegistered)),
 });

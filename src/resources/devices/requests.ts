@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CommandStatus } from '../../domain/live';
+import type { CommandStatus } from '../../domain/commands';
 import { RANGES, SETTINGS_FIELDS, SPEEDS, type Command } from '../../domain/mqtt/payloads';
 import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DEVICE_PERMISSIONS, DEVICE_STATES } from '../../domain/devices';
 

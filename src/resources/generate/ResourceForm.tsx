@@ -1,14 +1,14 @@
-import { useMemo } from 'react';
-import { Create, DeleteButton, Edit, SaveButton, SimpleForm, Toolbar } from 'react-admin';
+import { useMemo, useState } from 'react';
+import { Create, DeleteButton, Edit, SaveButton, SimpleForm, Toolbar, useRedirect, type RaRecord } from 'react-admin';
 import { entriesIn, serves } from '../model';
 import { writeSchema } from '../schema';
-import type { FormView, ResourceConfig } from '../types';
+import type { FormView, ResourceConfig, ResourceUi } from '../types';
 import { formValidator } from '../validation';
 import { inputElement } from './inputs';
 import { useLabels } from './labels';
 
 /** Save, and delete only where the resource's server can delete (the button itself asks canAccess). */
-const FormToolbar = ({ config, view }: { config: ResourceConfig; view: FormView }) => (
+export const FormToolbar = ({ config, view }: { config: ResourceConfig; view: FormView }) => (
   <Toolbar sx={{ justifyContent: 'space-between' }}>
     <SaveButton />
     {view === 'edit' && serves(config, 'delete') && <DeleteButton mutationMode="pessimistic" />}
@@ -40,8 +40,28 @@ export const ResourceEdit = ({ config }: { config: ResourceConfig }) => (
   </Edit>
 );
 
-export const ResourceCreate = ({ config }: { config: ResourceConfig }) => (
-  <Create redirect="show">
-    <ResourceForm config={config} view="create" />
-  </Create>
-);
+interface ResourceCreateProps {
+  config: ResourceConfig;
+  /** Shown once the record is saved (ResourceUi.created); without it the record's page opens at once. */
+  created?: ResourceUi['created'];
+}
+
+export const ResourceCreate = ({ config, created: Created }: ResourceCreateProps) => {
+  const [saved, setSaved] = useState<RaRecord>();
+  const redirect = useRedirect();
+  if (Created === undefined) {
+    return (
+      <Create redirect="show">
+        <ResourceForm config={config} view="create" />
+      </Create>
+    );
+  }
+  return (
+    <>
+      <Create redirect={false} mutationOptions={{ onSuccess: (record: RaRecord) => setSaved(record) }}>
+        <ResourceForm config={config} view="create" />
+      </Create>
+      {saved !== undefined && <Created record={saved} done={() => redirect('show', config.name, saved.id)} />}
+    </>
+  );
+};

@@ -1,13 +1,14 @@
 import { downloadCSV, type Exporter } from 'react-admin';
+import { csvTable } from '../../domain/csv';
 import { readableEntries } from '../model';
 import type { ResourceConfig } from '../types';
 
-const cell = (value: unknown, isTime: boolean): string => {
-  if (value === undefined || value === null) return '';
+const cellValue = (value: unknown, isTime: boolean): string | number | boolean | null => {
+  if (value === undefined || value === null) return null;
   if (isTime && typeof value === 'number') return new Date(value).toISOString();
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
   // A reading (an object) as its JSON, the wire's spelling of it.
-  const text = Array.isArray(value) ? value.join(';') : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return Array.isArray(value) ? value.join(';') : typeof value === 'object' ? JSON.stringify(value) : String(value);
 };
 
 /**
@@ -16,9 +17,10 @@ const cell = (value: unknown, isTime: boolean): string => {
  */
 const toCsv = (config: ResourceConfig, records: readonly Record<string, unknown>[]): string => {
   const columns = readableEntries(config);
-  const header = columns.map(([source]) => cell(source, false)).join(',');
-  const rows = records.map((record) => columns.map(([source, field]) => cell(record[source], field.kind === 'datetime')).join(','));
-  return [header, ...rows].join('\r\n');
+  return csvTable(
+    columns.map(([source]) => source),
+    records.map((record) => columns.map(([source, field]) => cellValue(record[source], field.kind === 'datetime'))),
+  );
 };
 
 /** react-admin's ExportButton fetches the current filter and sort; this writes what it fetched. */

@@ -69,7 +69,8 @@ export const inputElement = (
         // Its chosen values wrap rather than widen the filter bar past the page (five states in English).
         <SelectArrayInput key={inputSource} {...common} choices={choicesOf(config, source, field)} sx={{ maxWidth: 420 }} />
       ) : (
-        <SelectInput key={inputSource} {...common} choices={choicesOf(config, source, field)} />
+        // A required choice in a form offers no empty one; a filter's always may mean "any".
+        <SelectInput key={inputSource} {...common} choices={choicesOf(config, source, field)} isRequired={!asFilter && field.required === true} />
       );
     case 'boolean':
       // A filter must also be able to mean "either".

@@ -25,13 +25,13 @@ export interface ConsoleResource {
  * A resource's react-admin definition, generated from its configuration: list and show always, edit
  * and create when its server can do them (the policy then decides who sees them), overrides first.
  */
-export const generateResource = (config: ResourceConfig, { icon, overrides = {}, rowActions }: ResourceUi): ConsoleResource => ({
+export const generateResource = (config: ResourceConfig, { icon, overrides = {}, rowActions, created }: ResourceUi): ConsoleResource => ({
   name: config.name,
   icon,
   list: overrides.list ?? <ResourceList config={config} rowActions={rowActions} />,
   show: overrides.show ?? <ResourceShow config={config} />,
   ...(serves(config, 'edit') ? { edit: overrides.edit ?? <ResourceEdit config={config} /> } : {}),
-  ...(serves(config, 'create') ? { create: overrides.create ?? <ResourceCreate config={config} /> } : {}),
+  ...(serves(config, 'create') ? { create: overrides.create ?? <ResourceCreate config={config} created={created} /> } : {}),
   recordRepresentation: (record) => {
     const value: unknown = record[config.representation] ?? record.id;
     // A time names a state record: show it as one, not as epoch milliseconds.

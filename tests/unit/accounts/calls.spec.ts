@@ -43,21 +43,22 @@ describe('the field a 40000 names', () => {
 describe('the mocked account calls (shared schemas, the server\'s answers)', () => {
   it('add_Admin: a first-level administrator creates at Levels 2 and 3 only, under itself', async () => {
     const { http } = await mockSession('user');
-    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026', Level: 1 })).rejects.toMatchObject({
+    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026ox', Level: 1 })).rejects.toMatchObject({
       code: 40000,
       message: expect.stringMatching(/^Level/),
     });
     await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'weak', Level: 2 })).rejects.toMatchObject({ code: 40000, message: expect.stringMatching(/^Code/) });
-    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026', Level: 2, Extra: 1 })).rejects.toMatchObject({ code: 40000 });
-    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026', Level: 2, DeviceIds: ['Id-002', 'Id-001'] })).resolves.toEqual({
+    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026ox', Level: 2, Extra: 1 })).rejects.toMatchObject({ code: 40000 });
+    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026ox', Level: 2, DeviceIds: ['Id-002', 'Id-001'] })).resolves.toEqual({
       Account: 'ops1',
       SubId: 2,
       Level: 2,
       SubAdmin: 'user',
       DeviceIds: ['Id-001', 'Id-002'],
+      Disabled: false,
     });
-    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026', Level: 3 })).rejects.toMatchObject({ code: 40000 });
-    await expect(http.post('/add_Admin', { Account: 'ops2', Code: 'Chamber2026', Level: 3, DeviceIds: ['Id-999'] })).rejects.toMatchObject({
+    await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026ox', Level: 3 })).rejects.toMatchObject({ code: 40000 });
+    await expect(http.post('/add_Admin', { Account: 'ops2', Code: 'Chamber2026ox', Level: 3, DeviceIds: ['Id-999'] })).rejects.toMatchObject({
       code: 40000,
       message: expect.stringMatching(/^DeviceIds/),
     });
@@ -65,7 +66,7 @@ describe('the mocked account calls (shared schemas, the server\'s answers)', () 
 
   it('add_Admin is refused to a client (40300)', async () => {
     const { http } = await mockSession('client');
-    await expect(http.post('/add_Admin', { Account: 'ops3', Code: 'Chamber2026', Level: 3 })).rejects.toMatchObject({ code: 40300 });
+    await expect(http.post('/add_Admin', { Account: 'ops3', Code: 'Chamber2026ox', Level: 3 })).rejects.toMatchObject({ code: 40300 });
   });
 
   it('assign_Devices: exactly the given devices; one taken away leaves the subtree too', async () => {
@@ -89,8 +90,10 @@ describe('the mocked account calls (shared schemas, the server\'s answers)', () 
       message: expect.stringMatching(/^DeviceIds/),
     });
     await expect(http.post('/assign_Devices', { Account: 'nobody', DeviceIds: [] })).rejects.toMatchObject({ code: 40400 });
-    // Account-004 is a super administrator: it manages every device by its level.
-    await expect(http.post('/assign_Devices', { Account: 'Account-004', DeviceIds: [] })).rejects.toMatchObject({
+    // A seeded super administrator manages every device by its level.
+    const [root] = (await http.post<{ list: WireRecord[] }>('/get_Admins', { pageSize: 1, filter: { Level: 0 } })).list;
+    expect(root?.Level).toBe(0);
+    await expect(http.post('/assign_Devices', { Account: root?.Account, DeviceIds: [] })).rejects.toMatchObject({
       code: 40000,
       message: expect.stringMatching(/^Account/),
     });
@@ -101,5 +104,34 @@ describe('the mocked account calls (shared schemas, the server\'s answers)', () 
     await expect(http.post('/code/Admin_reset_Code', { Account: 'user' })).rejects.toMatchObject({ code: 40400 });
     await expect(http.post('/code/Admin_reset_Code', { Account: 'admin' })).rejects.toMatchObject({ code: 40400 });
     await expect(http.post('/code/Admin_reset_Code', {})).rejects.toMatchObject({ code: 40000, message: expect.stringMatching(/^Account/) });
+  });
+
+  it('update_Admin and delete_Admin: the hierarchy\'s rules of the server, refusals naming the field', async () => {
+    const { http } = await mockSession('admin');
+    await http.post('/add_Admin', { Account: 'm-lead', Code: 'Chamber2026ox', Level: 1 });
+    await http.post('/add_Admin', { Account: 'm-kid', Code: 'Chamber2026ox', Level: 3 });
+    await expect(http.post('/update_Admin', { Account: 'm-kid', SubAdmin: 'm-lead' })).resolves.toMatchObject({ Account: 'm-kid', SubAdmin: 'm-lead', Level: 3 });
+    await expect(http.post('/update_Admin', { Account: 'm-lead', Level: 3 })).rejects.toMatchObject({ code: 40000, message: 'Level: account m-kid sits directly below at that level or higher' });
+    await expect(http.post('/update_Admin', { Account: 'm-lead', SubAdmin: 'm-kid' })).rejects.toMatchObject({ code: 40000, message: 'SubAdmin: m-kid is m-lead itself or an account below it' });
+    await expect(http.post('/update_Admin', { Account: 'm-kid', SubAdmin: 'nobody' })).rejects.toMatchObject({ code: 40000, message: 'SubAdmin: administrator nobody is not one of your accounts' });
+    await expect(http.post('/update_Admin', { Account: 'm-kid', Level: 0 })).rejects.toMatchObject({ code: 40000, message: 'Level: must be lower than your own account level' });
+    await expect(http.post('/update_Admin', { Account: 'm-kid', Disabled: 'yes' })).rejects.toMatchObject({ code: 40000, message: expect.stringMatching(/^Disabled/) });
+    await expect(http.post('/delete_Admin', { Account: 'm-lead' })).rejects.toMatchObject({ code: 40000, message: 'Account: accounts sit below m-lead: m-kid' });
+
+    await expect(http.post('/update_Admin', { Account: 'm-kid', Disabled: true })).resolves.toMatchObject({ Disabled: true });
+    const disabled = await http.post<{ list: WireRecord[] }>('/get_Admins', { pageSize: 100, filter: { Disabled: true } });
+    expect(disabled.list.map((record) => record.Account)).toContain('m-kid');
+    expect(disabled.list.every((record) => record.Disabled === true)).toBe(true);
+
+    await expect(http.post('/delete_Admin', { Account: 'm-kid' })).resolves.toBeNull();
+    await expect(http.post('/delete_Admin', { Account: 'm-lead' })).resolves.toBeNull();
+    expect(await accountsNamed(['m-lead', 'm-kid'])).toEqual([]);
+    await expect(http.post('/update_Admin', { Account: 'admin', Disabled: true })).rejects.toMatchObject({ code: 40400 });
+  });
+
+  it('update_Admin and delete_Admin are refused to a client (40300)', async () => {
+    const { http } = await mockSession('client');
+    await expect(http.post('/update_Admin', { Account: 'Account-001', Disabled: true })).rejects.toMatchObject({ code: 40300 });
+    await expect(http.post('/delete_Admin', { Account: 'Account-001' })).rejects.toMatchObject({ code: 40300 });
   });
 });

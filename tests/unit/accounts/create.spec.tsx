@@ -34,7 +34,7 @@ describe('the account create form', () => {
   it('offers a first-level administrator only Levels 2 and 3, and enforces the password rule with its hint', async () => {
     await renderConsole('/accounts/create', { account: 'user' });
     await screen.findByLabelText('账号', {}, wait);
-    expect(screen.getByText('密码规则：至少 6 个字符，不含空格，须同时包含大写字母、小写字母和数字。')).toBeTruthy();
+    expect(screen.getByText('密码规则：至少 12 个字符，不含空格，须同时包含大写字母、小写字母和数字，且不能是常见密码。')).toBeTruthy();
     expect(await levelChoices('账号级别')).toEqual(['二级管理员', '普通用户']);
     fireEvent.click(screen.getByRole('option', { name: '二级管理员' }));
 
@@ -44,16 +44,16 @@ describe('the account create form', () => {
       await submit('保存');
       await waitFor(() => expect(input('初始密码').getAttribute('aria-invalid')).toBe('true'), wait);
       // The rule replaces the hint under the field.
-      expect(screen.getByText('至少 6 个字符，不含空格，须包含大写字母、小写字母和数字')).toBeTruthy();
-      type('初始密码', 'Chamber2026');
+      expect(screen.getByText('至少 12 个字符，不含空格，须包含大写字母、小写字母和数字')).toBeTruthy();
+      type('初始密码', 'Chamber2026ox');
       await waitFor(() => expect(input('初始密码').getAttribute('aria-invalid')).toBe('false'), wait);
     }
     expect(created).toEqual([]);
 
-    type('初始密码', 'Chamber2026');
+    type('初始密码', 'Chamber2026ox');
     await submit('保存');
     expect(await screen.findByText('ops7', {}, wait)).toBeTruthy();
-    expect(created).toEqual([{ Account: 'ops7', Code: 'Chamber2026', Level: 2 }]);
+    expect(created).toEqual([{ Account: 'ops7', Code: 'Chamber2026ox', Level: 2 }]);
     expect(await screen.findByText('二级管理员', {}, wait)).toBeTruthy();
   });
 
@@ -66,12 +66,12 @@ describe('the account create form', () => {
   it('shows a 40000 naming a field under that field, in English', async () => {
     await renderConsole('/accounts/create', { locale: 'en-US', account: 'user' });
     await screen.findByLabelText('Account', {}, wait);
-    expect(screen.getByText('Password rule: at least 6 characters, no spaces, with upper and lower case letters and digits.')).toBeTruthy();
+    expect(screen.getByText('Password rule: at least 12 characters, no spaces, with upper and lower case letters and digits, and not a common password.')).toBeTruthy();
     type('Account', 'Account-001');
-    type('Initial password', 'Chamber2026');
+    type('Initial password', 'Chamber2026ox');
     await submit('Save');
     expect(await screen.findByText('Account: account Account-001 already exists', {}, wait)).toBeTruthy();
     await waitFor(() => expect(input('Account').getAttribute('aria-invalid')).toBe('true'), wait);
-    expect(created).toEqual([{ Account: 'Account-001', Code: 'Chamber2026', Level: 3 }]);
+    expect(created).toEqual([{ Account: 'Account-001', Code: 'Chamber2026ox', Level: 3 }]);
   });
 });

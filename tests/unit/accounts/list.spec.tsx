@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMockServer } from '../../../mocks/node';
 import { canAccess } from '../../../src/domain/policy';
-import { isAcceptablePassword } from '../../../src/domain/password';
+import { DEFAULT_PASSWORD_MIN_LENGTH, passwordProblem } from '../../../src/domain/password';
 import { bodyRows, wait } from '../resources/dom';
 import { REST, UPSTREAM } from '../resources/fixtures';
 import { renderConsole } from '../resources/renderConsole';
@@ -44,8 +44,9 @@ describe('the account list at /other/manager (the accounts resource)', () => {
   it('shows Account, SubId, Level and SubAdmin in that order, and the managed devices', async () => {
     await renderConsole('/accounts');
     await screen.findByText('第 1-10 条，共 55 条', {}, wait);
+    // After the selection's checkbox column (accounts can be deleted), the configuration's columns in order.
     const headers = [...document.querySelectorAll('table thead th')].map((header) => header.textContent);
-    expect(headers.slice(0, 5)).toEqual(['账号', '上级管理员编号', '账号级别', '上级管理员', '管理的设备']);
+    expect(headers.slice(1, 7)).toEqual(['账号', '上级管理员编号', '账号级别', '上级管理员', '管理的设备', '已停用']);
     expect(cells('Account')).toHaveLength(10);
     expect(cells('Account')[0]).toBe('Account-001');
     expect(cells('SubId')[0]).toBe('849');
@@ -68,7 +69,7 @@ describe('the account list at /other/manager (the accounts resource)', () => {
 
     const shown = await screen.findByTestId('new-code', {}, wait);
     const code = shown.textContent ?? '';
-    expect(isAcceptablePassword(code)).toBe(true);
+    expect(passwordProblem(code, { minLength: DEFAULT_PASSWORD_MIN_LENGTH })).toBeNull();
     expect(bodiesTo('/code/Admin_reset_Code')).toEqual([{ Account: 'Account-001' }]);
     const dialog = dialogOf(shown);
     expect(within(dialog).getByText('Account-001 的新密码')).toBeTruthy();
@@ -134,9 +135,9 @@ describe('the account list at /other/manager (the accounts resource)', () => {
   it('shows both commands to an administrator, and no device assignment for a super administrator row', async () => {
     await renderConsole('/accounts', { policy: canAccess });
     await screen.findByText('第 1-10 条，共 55 条', {}, wait);
-    await waitFor(() => expect(labelled('分配设备', rowOf('Account-003'))).not.toBeNull(), wait);
-    // Account-004 is a super administrator in the seeded data: it manages every device by its level.
-    expect(labelled('重置密码', rowOf('Account-004'))).not.toBeNull();
-    expect(labelled('分配设备', rowOf('Account-004'))).toBeNull();
+    await waitFor(() => expect(labelled('分配设备', rowOf('Account-004'))).not.toBeNull(), wait);
+    // Account-003 is a super administrator in the seeded data: it manages every device by its level.
+    expect(labelled('重置密码', rowOf('Account-003'))).not.toBeNull();
+    expect(labelled('分配设备', rowOf('Account-003'))).toBeNull();
   });
 });

@@ -66,7 +66,7 @@ describe('the device detail\'s history', () => {
     fireEvent.click(screen.getByRole('button', { name: '导出本时段 CSV' }));
     await waitFor(() => expect(saved).toHaveLength(1), wait);
     const csv = await (saved[0] as Blob).text();
-    const [header, ...rows] = csv.split('\n');
+    const [header, ...rows] = csv.split('\r\n');
     expect(header?.startsWith('time,RCP_min,RCP_mean,RCP_max,')).toBe(true);
     expect(rows.length).toBeGreaterThan(0);
   }, 120_000);
@@ -87,7 +87,7 @@ describe('the device detail\'s history', () => {
       },
     });
     expect(csv).toBe(
-      ['time,RCP_min,RCP_mean,RCP_max,HmHR_min,HmHR_mean,HmHR_max', '1970-01-01T00:00:00.000Z,1.1,1.15,1.2,,,', '1970-01-01T00:01:00.000Z,1.3,1.3,1.3,70,71.333,73'].join('\n'),
+      ['time,RCP_min,RCP_mean,RCP_max,HmHR_min,HmHR_mean,HmHR_max', '1970-01-01T00:00:00.000Z,1.1,1.15,1.2,,,', '1970-01-01T00:01:00.000Z,1.3,1.3,1.3,70,71.333,73'].join('\r\n'),
     );
   });
 });

@@ -49,6 +49,11 @@ const serveSettings = (cmdId: string) => {
 };
 
 const firstRow = () => bodyRows()[0] as HTMLElement;
+const rowOf = (Id: string) => {
+  const row = bodyRows().find((candidate) => candidate.textContent?.includes(Id));
+  if (row === undefined) throw new Error(`no row ${Id} on this page`);
+  return row as HTMLElement;
+};
 const openSettings = async (name = '设置参数') => {
   fireEvent.click(await within(firstRow()).findByRole('button', { name }, wait));
   return screen.findByRole('dialog', {}, wait);
@@ -82,6 +87,54 @@ describe('device settings (a dialog on the device row, then the chamber\'s answe
     fireEvent.click(within(dialog).getByRole('button', { name: '下发' }));
     expect(await within(dialog).findByText('请至少填写一项参数', {}, wait)).toBeTruthy();
     expect(bodies).toEqual([]);
+  });
+
+  it("shows the device type's rating and refuses a set point above it, in both languages, before sending; exactly at it is sent", async () => {
+    const bodies = serveSettings('cmd-rated');
+    serveCommand('cmd-rated', { status: 'acked', error: null });
+    await renderConsole('/devices', { account: 'admin' });
+    await screen.findByText('第 1-10 条，共 55 条', {}, wait);
+    // The mocks' Id-006 is a soft single-seat chamber (type 1, rated 1.3 ATA) that reports SP 2 in force.
+    const row = rowOf('Id-006');
+    fireEvent.click(await within(row).findByRole('button', { name: '设置参数' }, wait));
+    const dialog = await screen.findByRole('dialog', {}, wait);
+    expect(await within(dialog).findByText('1–1.3 ATA：单人软体舱额定最高压力 1.3 ATA', {}, wait)).toBeTruthy();
+    expect(field(dialog, '设定压力').max).toBe('1.3');
+    fireEvent.change(field(dialog, '设定压力'), { target: { value: '1.31' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '下发' }));
+    expect(await within(dialog).findByText('不能大于 1.3 ATA，即单人软体舱的额定最高压力', {}, wait)).toBeTruthy();
+    expect(bodies).toEqual([]);
+    fireEvent.change(field(dialog, '设定压力'), { target: { value: '1.3' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '下发' }));
+    await confirmInSession();
+    await waitFor(() => expect(bodies).toEqual([{ Id: 'Id-006', SP: 1.3 }]), wait);
+    // The command is followed to its end, so that no read of it runs into the next test.
+    expect(await screen.findByText('Id-006：氧舱已确认执行', {}, wait)).toBeTruthy();
+  });
+
+  it('words the rating in English, and leaves a set point in force above it alone when only other settings change', async () => {
+    const bodies = serveSettings('cmd-rated-en');
+    serveCommand('cmd-rated-en', { status: 'acked', error: null });
+    await renderConsole('/devices', { account: 'admin', locale: 'en-US' });
+    await screen.findByText('1-10 of 55', {}, wait);
+    fireEvent.click(await within(rowOf('Id-002')).findByRole('button', { name: 'Change settings' }, wait));
+    let dialog = await screen.findByRole('dialog', {}, wait);
+    expect(await within(dialog).findByText('1–1.5 ATA: 单人硬体舱 is rated 1.5 ATA', {}, wait)).toBeTruthy();
+    fireEvent.change(field(dialog, 'Set pressure'), { target: { value: '1.6' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await within(dialog).findByText('Must be at most 1.5 ATA, the rated maximum of 单人硬体舱', {}, wait)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), wait);
+
+    // Id-006 reports SP 2 on a type rated 1.3: the SP is not sent, so a new set time goes out alone.
+    fireEvent.click(await within(rowOf('Id-006')).findByRole('button', { name: 'Change settings' }, wait));
+    dialog = await screen.findByRole('dialog', {}, wait);
+    expect(field(dialog, 'Set pressure').value).toBe('2');
+    fireEvent.change(field(dialog, 'Set time'), { target: { value: '45' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await confirmInSession('A session is running', 'Go ahead');
+    await waitFor(() => expect(bodies).toEqual([{ Id: 'Id-006', ST: 45 }]), wait);
+    expect(await screen.findByText('Id-006: confirmed by the chamber', {}, wait)).toBeTruthy();
   });
 
   it('sends only the settings filled in, then reports "sent, waiting" and the chamber\'s confirmation', async () => {

@@ -40,8 +40,8 @@ describe('generated edit', () => {
 
 describe('generated create', () => {
   it.each([
-    ['zh-CN', '保存', '账号', '初始密码', '必填', '至少 6 个字符，不含空格，须包含大写字母、小写字母和数字', '最多 64 个字符'],
-    ['en-US', 'Save', 'Account', 'Initial password', 'Required', 'At least 6 characters, no spaces, with upper and lower case letters and digits', 'At most 64 characters'],
+    ['zh-CN', '保存', '账号', '初始密码', '必填', '至少 12 个字符，不含空格，须包含大写字母、小写字母和数字', '最多 64 个字符'],
+    ['en-US', 'Save', 'Account', 'Initial password', 'Required', 'At least 12 characters, no spaces, with upper and lower case letters and digits', 'At most 64 characters'],
   ] as const)('validates a new account with the schema in %s', async (locale, saveLabel, accountLabel, codeLabel, required, password, tooLong) => {
     await renderConsole('/accounts/create', { locale });
     await screen.findByLabelText(accountLabel, {}, wait);
@@ -60,7 +60,7 @@ describe('generated create', () => {
     await renderConsole('/accounts/create');
     await screen.findByLabelText('账号', {}, wait);
     type('账号', 'ops9');
-    type('初始密码', 'Chamber2026');
+    type('初始密码', 'Chamber2026ox');
     await submit('保存');
     expect(await screen.findByText('ops9', {}, wait)).toBeTruthy();
     expect(await screen.findByText('普通用户', {}, wait)).toBeTruthy();

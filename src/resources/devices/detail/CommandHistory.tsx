@@ -1,7 +1,7 @@
 import { Alert, Chip, LinearProgress, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
-import type { CommandStatus } from '../../../domain/live';
+import type { CommandStatus } from '../../../domain/commands';
 import { SETTINGS_FIELDS } from '../../../domain/mqtt/payloads';
 import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { useLiveEvent } from '../../../providers/live';

@@ -1,6 +1,6 @@
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import { Box, Chip, Paper, Stack, Typography } from '@mui/material';
-import { useLocaleState, useTranslate, type RaRecord } from 'react-admin';
+import { DeleteButton, useLocaleState, useTranslate, type RaRecord } from 'react-admin';
 import { useStandingAlarmsByDevice } from '../../../providers/alarms';
 import { AlarmChip, PRIORITY_CHIP_COLOR } from '../alarms/AlarmMark';
 import { MARK_LOOK } from '../ReadingMark';
@@ -72,7 +72,11 @@ export const DetailHeader = ({ record }: { record: RaRecord }) => {
           label={inSession ? translate('app.detail.inSession', { session: String(record.SessionOC), order: String(record.OrderNum ?? '—') }) : translate('app.detail.noSession')}
         />
       </Box>
-      <DeviceCommands />
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
+        <DeviceCommands />
+        {/* Removal names the device and says what is kept (resources.devices.message); it asks canAccess itself. */}
+        <DeleteButton mutationMode="pessimistic" redirect="list" />
+      </Box>
     </Paper>
   );
 };

@@ -1,3 +1,4 @@
+import { csvTable } from '../../../domain/csv';
 import { HISTORY_READINGS, type HistoryAnswer, type HistoryReading } from '../../../domain/history';
 
 type Aligned = readonly (number | null)[];
@@ -21,7 +22,7 @@ export const historyTable = (answer: HistoryAnswer): HistoryTable => {
   return { times, columns };
 };
 
-const cell = (value: number | null) => (value === null ? '' : String(Math.round(value * 1000) / 1000));
+const cell = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 1000);
 
 /**
  * The CSV of a range (docs/monitoring.md): one row per bucket, its start as ISO 8601 (UTC), then each
@@ -38,5 +39,5 @@ export const historyCsv = (answer: HistoryAnswer): string => {
       return column ? [cell(column.min[index] ?? null), cell(column.mean[index] ?? null), cell(column.max[index] ?? null)] : [];
     }),
   ]);
-  return [header, ...rows].map((row) => row.join(',')).join('\n');
+  return csvTable(header, rows);
 };

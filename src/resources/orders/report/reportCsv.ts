@@ -1,22 +1,12 @@
+import { csvTable as csv } from '../../../domain/csv';
 import type { AlarmRecord } from '../../../domain/alarms/record';
 import { REPORT_READINGS, type SessionReading } from '../../../domain/sessionReport';
 
 /**
  * A session report's tables as CSV, one file each: columns under their wire names and values as the API
  * answers them (times in ISO 8601), so a spreadsheet or a script reads the names of the contracts; an empty
- * cell where there is no value.
+ * cell where there is no value; a text cell that a spreadsheet would run as a formula is neutralised (csv.ts).
  */
-
-type Cell = string | number | null;
-
-/** A cell quoted when it holds a comma, a quote or a line break (RFC 4180). */
-const cell = (value: Cell): string => {
-  const text = value === null ? '' : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
-
-const csv = (header: readonly string[], rows: readonly (readonly Cell[])[]): string =>
-  [header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n');
 
 const iso = (time: number | null): string | null => (time === null ? null : new Date(time).toISOString());
 
@@ -34,5 +24,5 @@ const ALARM_TIMES: ReadonlySet<string> = new Set(['raisedAt', 'ackedAt', 'closed
 export const alarmsCsv = (alarms: readonly AlarmRecord[]): string =>
   csv(
     ALARM_COLUMNS,
-    alarms.map((alarm) => ALARM_COLUMNS.map((column) => (ALARM_TIMES.has(column) ? iso(alarm[column] as number | null) : alarm[column]))),
+    alarms.map((alarm) => ALARM_COLUMNS.map((column) => (ALARM_TIMES.has(column) ? iso(alarm[column] as number | null) : (alarm[column] as string | number | null)))),
   );

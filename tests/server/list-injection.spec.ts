@@ -1,0 +1,78 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { CODES } from '../../src/domain/envelope';
+import { fieldOf } from '../../src/resources/model';
+import { filterableFields } from '../../src/resources/query';
+import type { ResourceConfig } from '../../src/resources/types';
+import { listPath } from '../../server/lists/route';
+import { SERVED_RESOURCES } from '../../server/resources/registry';
+import { restPath } from '../../server/rest/list';
+import { REST_PREFIX } from '../../server/rest/plugin';
+import { snapshot, useFleetApp } from './fleet';
+import { call, envelope } from './http';
+import { STORE_KINDS, useStore } from './stores';
+
+/**
+ * SQL fragments in a list's sort and filter, on every list the server serves (its registry, so a list
+ * added later is covered): a fragment in a field name or a sort order is refused with 40000 (HTTP 400)
+ * naming the field, since only the configuration's fields reach the query builder; a fragment in a text
+ * filter's value is data, matched literally, and finds nothing. No table changes.
+ */
+const FIELD_FRAGMENTS = ['Id; DROP TABLE devices --', 'Id) OR 1=1 --', '(SELECT password_hash FROM accounts)', '1', '"Id"'];
+const ORDER_FRAGMENTS = ['ASC; DROP TABLE accounts --', 'DESC NULLS FIRST, (SELECT 1)'];
+const VALUE_FRAGMENT = "' OR '1'='1' --";
+
+interface ListAnswer {
+  status: number;
+  code?: number;
+  message: string;
+  total?: number;
+}
+
+const ask = async (app: FastifyInstance, token: string, config: ResourceConfig, body: { sort?: { field: string; order: string }; filter?: Record<string, unknown> }): Promise<ListAnswer> => {
+  let response: LightMyRequestResponse;
+  if (config.adapter === 'rest') {
+    const query = new URLSearchParams();
+    if (body.sort) query.set('sort', JSON.stringify([body.sort.field, body.sort.order]));
+    if (body.filter) query.set('filter', JSON.stringify(body.filter));
+    response = await app.inject({ method: 'GET', url: `${REST_PREFIX}${restPath(config)}?${query}`, headers: { authorization: `Bearer ${token}`, 'accept-language': 'en-US' } });
+    const json = response.json<unknown>();
+    const message = response.statusCode === 200 ? '' : (json as { message?: string }).message ?? '';
+    const total = response.statusCode === 200 ? Number(response.headers['content-range']?.toString().split('/')[1]) : undefined;
+    return { status: response.statusCode, message, total };
+  }
+  response = await call(app, listPath(config), body, { token, lang: 'en-US' });
+  const answer = envelope<{ total: number }>(response);
+  return { status: response.statusCode, code: answer.code, message: answer.msg, total: answer.data?.total };
+};
+
+const expectRefusedNaming = (answer: ListAnswer, field: string) => {
+  expect(answer.status).toBe(400);
+  if (answer.code !== undefined) expect(answer.code).toBe(CODES.badInput);
+  expect(answer.message).toContain(field);
+};
+
+describe.each(STORE_KINDS)('SQL fragments in every list (%s)', (kind) => {
+  const store = useStore(kind);
+  const fleet = useFleetApp(store);
+
+  it.each(SERVED_RESOURCES.map((resource) => [resource.config.name, resource.config] as const))('%s refuses them by name and stores nothing', async (_name, config) => {
+    const before = await snapshot(store.context());
+    const token = fleet.tokens.admin;
+    for (const field of FIELD_FRAGMENTS) {
+      expectRefusedNaming(await ask(fleet.app, token, config, { sort: { field, order: 'ASC' } }), 'sort');
+      expectRefusedNaming(await ask(fleet.app, token, config, { filter: { [field]: 'x' } }), field.slice(0, 20));
+    }
+    const [sortable] = filterableFields(config);
+    for (const order of ORDER_FRAGMENTS) {
+      expectRefusedNaming(await ask(fleet.app, token, config, { sort: { field: sortable ?? 'Id', order } }), 'sort');
+    }
+    const textField = filterableFields(config).find((source) => fieldOf(config, source)?.kind === 'text');
+    if (textField !== undefined) {
+      const literal = await ask(fleet.app, token, config, { filter: { [textField]: VALUE_FRAGMENT } });
+      expect(literal.status).toBe(200);
+      expect(literal.total).toBe(0);
+    }
+    expect(await snapshot(store.context())).toBe(before);
+  });
+});
