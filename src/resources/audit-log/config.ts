@@ -148,12 +148,12 @@ const enumField = (config: ResourceConfig, source: string): EnumFieldConfig => {
  * ("新建站点", "Site created"), so a new resource needs no line in src/domain/audit.ts nor in the audit
  * log's labels. Writes audited under a shipped name (a device type's edit) are already there.
  */
-export const withWrittenActions = (audit: ResourceConfig, configs: readonly ResourceConfig[]): ResourceConfig => {
+export const withWrittenActions = (audit: ResourceConfig, configs: readonly ResourceConfig[], policy: typeof POLICY = POLICY): ResourceConfig => {
   const action = enumField(audit, 'action');
   const targetType = enumField(audit, 'targetType');
   const written = configs
     .filter((config) => config.adapter === 'rest')
-    .flatMap((config) => WRITE_VERBS.filter((verb) => POLICY[config.name]?.[verb] !== undefined).map((verb) => ({ config, verb, ...writeAudit(config.name, verb) })))
+    .flatMap((config) => WRITE_VERBS.filter((verb) => policy[config.name]?.[verb] !== undefined).map((verb) => ({ config, verb, ...writeAudit(config.name, verb) })))
     .filter((write) => !action.choices.includes(write.action));
   if (written.length === 0) return audit;
   const targets = [...new Map(written.filter((write) => !targetType.choices.includes(write.targetType)).map((write) => [write.targetType, write.config])).entries()];
