@@ -37,7 +37,7 @@ export interface ServedResource {
 }
 
 /** A record as a derived write changes it: what the resource's rules are given. */
-export interface WrittenRecord {
+interface WrittenRecord {
   verb: WriteVerb;
   id: RecordId;
   /** The record before the write, as the list answers it (none for a create). */

@@ -51,7 +51,7 @@ export type WriteVerb = (typeof WRITE_VERBS)[number];
  * target type: a new resource needs no line in the lists above, and the audit log labels these from the
  * resource's own name (withWrittenActions in src/resources/audit-log/config.ts).
  */
-export type ResourceWriteAction = `${string}.${WriteVerb}`;
+type ResourceWriteAction = `${string}.${WriteVerb}`;
 
 /**
  * Resources whose writes were audited before the derived writes existed keep their shipped names, so
