@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditRoutes } from '../audit/routes';
-import { deviceTypeRoutes } from '../device-types/update';
 import { alarmRoutes } from '../alarms/routes';
 import { deviceRestRoutes } from '../devices/rest';
 import { fleetRoutes } from '../fleet/routes';
@@ -10,6 +9,7 @@ import { orderRestRoutes } from '../orders/rest';
 import { servedBy } from '../resources/registry';
 import { restErrorHandler, restNotFound } from './errors';
 import { registerRestList } from './list';
+import { registerRestWrites } from './writes';
 
 /** Where the REST API is mounted (docs/product.md: resources the old upstream did not have, under /api/v1). */
 export const REST_PREFIX = '/api/v1';
@@ -28,13 +28,16 @@ export const restPlugin: FastifyPluginAsync = async (app) => {
   app.all('/', restNotFound);
   app.all('/*', restNotFound);
   await app.register(deviceRestRoutes);
-  await app.register(deviceTypeRoutes);
   await app.register(historyRoutes);
   await app.register(alarmRoutes);
   await app.register(orderRestRoutes);
   await app.register(livePlugin);
   await app.register(fleetRoutes);
   await app.register(auditRoutes);
-  // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id.
-  for (const resource of servedBy('rest')) registerRestList(app, resource);
+  // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id; and
+  // the derived writes of those with `writes` (the device types' edit): POST /<path>, PUT and DELETE /<path>/:id.
+  for (const resource of servedBy('rest')) {
+    registerRestList(app, resource);
+    registerRestWrites(app, resource);
+  }
 };
