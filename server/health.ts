@@ -1,5 +1,5 @@
+import fp from 'fastify-plugin';
 import { sql } from 'kysely';
-import { globalPlugin } from './plugin';
 
 /**
  * GET /healthz: `{ status: 'ok' }` when the database answers, else 503 `{ status: 'unavailable' }`. With
@@ -7,15 +7,18 @@ import { globalPlugin } from './plugin';
  * (docs/mqtt.md, "Counters"): numbers only, no device names. A broker away does not fail the check:
  * the process still serves HTTP, and reconnects by itself.
  */
-export const healthPlugin = globalPlugin('oxygen-health', async (app) => {
-  app.get('/healthz', async (request, reply) => {
-    const mqtt = app.hasDecorator('mqtt') ? { mqtt: app.mqtt.status() } : {};
-    try {
-      await sql`select 1`.execute(app.ctx.db);
-      return { status: 'ok', ...mqtt };
-    } catch (error) {
-      request.log.error({ err: error }, 'health check: database unavailable');
-      return reply.code(503).send({ status: 'unavailable', ...mqtt });
-    }
-  });
-});
+export const healthPlugin = fp(
+  async (app) => {
+    app.get('/healthz', async (request, reply) => {
+      const mqtt = app.hasDecorator('mqtt') ? { mqtt: app.mqtt.status() } : {};
+      try {
+        await sql`select 1`.execute(app.ctx.db);
+        return { status: 'ok', ...mqtt };
+      } catch (error) {
+        request.log.error({ err: error }, 'health check: database unavailable');
+        return reply.code(503).send({ status: 'unavailable', ...mqtt });
+      }
+    });
+  },
+  { name: 'oxygen-health', fastify: '5.x', dependencies: ['oxygen-context'] },
+);

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { devicesConfig } from '../../src/resources/devices/config';
 import { requireAccess, signedIn } from '../auth/guard';
@@ -12,31 +12,34 @@ import { SSE_HEADERS } from './sse';
  * list devices may open it, and it carries only the devices the viewer sees. `Last-Event-ID` resumes.
  * Refusals are the REST API's (401 without a live session). Closing the app ends every stream first.
  */
-export const livePlugin: FastifyPluginAsync = async (instance) => {
-  const app = instance.withTypeProvider<ZodTypeProvider>();
-  const hub = createLiveHub(app.ctx, app.log.child({ module: 'live' }));
-  app.addHook('preClose', async () => hub.close());
+export const livePlugin = fp(
+  async (instance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>();
+    const hub = createLiveHub(app.ctx, app.log.child({ module: 'live' }));
+    app.addHook('preClose', async () => hub.close());
 
-  app.get(
-    '/live',
-    {
-      // No query at all: a token put in the URL is refused, not ignored.
-      schema: { querystring: z.strictObject({}) },
-      // An automatic HEAD route would open a stream too.
-      exposeHeadRoute: false,
-      onRequest: requireAccess({ resource: devicesConfig.name, action: 'list' }),
-    },
-    async (request, reply) => {
-      const account = signedIn(request);
-      // A fresh stream starts with what arrives from now on, also while its scope is read.
-      const from = hub.head();
-      const scope = await liveScope(app.ctx, account);
-      const lastEventId = request.headers['last-event-id'];
-      reply.hijack();
-      // The client may have gone while the scope was read.
-      if (reply.raw.destroyed) return;
-      reply.raw.writeHead(200, SSE_HEADERS);
-      hub.open(reply.raw, account, scope, typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : from);
-    },
-  );
-};
+    app.get(
+      '/live',
+      {
+        // No query at all: a token put in the URL is refused, not ignored.
+        schema: { querystring: z.strictObject({}) },
+        // An automatic HEAD route would open a stream too.
+        exposeHeadRoute: false,
+        onRequest: requireAccess({ resource: devicesConfig.name, action: 'list' }),
+      },
+      async (request, reply) => {
+        const account = signedIn(request);
+        // A fresh stream starts with what arrives from now on, also while its scope is read.
+        const from = hub.head();
+        const scope = await liveScope(app.ctx, account);
+        const lastEventId = request.headers['last-event-id'];
+        reply.hijack();
+        // The client may have gone while the scope was read.
+        if (reply.raw.destroyed) return;
+        reply.raw.writeHead(200, SSE_HEADERS);
+        hub.open(reply.raw, account, scope, typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : from);
+      },
+    );
+  },
+  { name: 'oxygen-live', fastify: '5.x', encapsulate: true, dependencies: ['oxygen-context', 'oxygen-auth'] },
+);
