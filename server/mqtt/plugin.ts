@@ -78,7 +78,6 @@ type Opened =
   | { kind: 'external'; transport: ClientTransport }
   | { kind: 'primary'; transport: ClientTransport };
 
-
 const openTransport = async (ctx: AppContext, options: MqttPluginOptions, log: FastifyBaseLogger): Promise<Opened> => {
   if (options.primary !== undefined) {
     const { port, credentials, clientId } = options.primary;
