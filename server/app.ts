@@ -1,25 +1,32 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { createPasswordHasher } from './auth/passwords';
+import { alarmsPlugin } from './alarms/plugin';
 import { authPlugin } from './auth/plugin';
 import { rateLimitPlugin } from './auth/rateLimit';
+import { commandSweeperPlugin } from './commands/sweeper';
 import type { Config } from './config';
 import { consolePlugin } from './console/plugin';
-import type { AppContext } from './context';
-import { createDatabase } from './db/database';
+import { contextPlugin } from './context';
 import { databasePlugin } from './db/plugin';
 import { healthPlugin } from './health';
 import { noStorePlugin } from './http/noStore';
-import { errorHandler, httpPlugin } from './http/plugin';
-import { createLiveFeed } from './live/feed';
-import { loggerOptions } from './logger';
-import { unlinked } from './mqtt/link';
-import { mqttPlugin, type MqttPluginOptions } from './mqtt/plugin';
-import { commandSweeperPlugin } from './commands/sweeper';
 import { retentionSweeperPlugin } from './history/retention';
+import { errorHandler, httpPlugin } from './http/plugin';
+import { liveFeedPlugin } from './live/feed';
+import { loggerOptions } from './logger';
+import { deviceLinkPlugin } from './mqtt/link';
+import { mqttPlugin, type MqttPluginOptions } from './mqtt/plugin';
 import { orderSweeperPlugin } from './orders/sweeper';
 import { REST_PREFIX, restPlugin } from './rest/plugin';
 import { securityHeadersPlugin } from './security/headers';
+import { alarmSweepIntervalOf } from './telemetry/ingest';
+import { ingestPlugin, type IngestPluginOptions } from './telemetry/plugin';
 import { upstreamPlugin } from './upstream';
+
+/** The broker transport's options, and ingestion's (which runs beside it unless `primary` is set). */
+export interface MqttOptions extends MqttPluginOptions {
+  /** Ingestion's batch and timer settings (tests); default its own. */
+  ingest?: IngestPluginOptions;
+}
 
 export interface BuildAppOptions {
   config: Config;
@@ -31,10 +38,11 @@ export interface BuildAppOptions {
    */
   logger?: boolean | FastifyBaseLogger;
   /**
-   * The broker (embedded on MQTT_PORT, or MQTT_URL's), ingestion, the live relay and the device link
-   * (server/mqtt/plugin.ts): true, or options for a cluster worker. Off by default: most tests need no broker.
+   * The broker (embedded on MQTT_PORT, or MQTT_URL's) with the live relay and the device link
+   * (server/mqtt/plugin.ts), the alarm engine and ingestion: true, or options (a cluster worker's, tests').
+   * Off by default: most tests need no broker.
    */
-  mqtt?: true | MqttPluginOptions;
+  mqtt?: true | MqttOptions;
 }
 
 /**
@@ -44,6 +52,18 @@ export interface BuildAppOptions {
  */
 const writesNothing = (logger: true | FastifyBaseLogger, config: Config): boolean =>
   (logger === true ? config.logLevel : logger.level) === 'silent';
+
+/**
+ * The broker transport, then (unless this is a cluster worker beside the primary's broker, which takes no
+ * device messages) the alarm engine and ingestion. Ingestion depends on the transport, the alarms and the
+ * database, so it closes before them: it writes what it holds while they are open.
+ */
+const registerMqtt = (app: FastifyInstance, { ingest = {}, ...broker }: MqttOptions): void => {
+  void app.register(mqttPlugin, broker);
+  if (broker.primary !== undefined) return;
+  void app.register(alarmsPlugin, { intervalMs: alarmSweepIntervalOf(ingest), logBurst: ingest.logBurst, logWindowMs: ingest.logWindowMs });
+  void app.register(ingestPlugin, ingest);
+};
 
 /**
  * Builds the server: database, request handling, auth, the upstream contract under API_PREFIX, the REST
@@ -72,36 +92,27 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
         ? Fastify({ ...common, logger: loggerOptions(config.logLevel) })
         : Fastify({ ...common, loggerInstance: logger });
 
-  const database = createDatabase(config, {
-    onPoolError: (error) => app.log.error({ err: error }, 'database connection error'),
-  });
-  const ctx: AppContext = {
-    config,
-    db: database.db,
-    kind: database.kind,
-    now: options.now ?? Date.now,
-    passwords: createPasswordHasher(config.scryptCost),
-    live: createLiveFeed(),
-    link: unlinked,
-  };
-  app.decorate('ctx', ctx);
-
+  // Plugins, each declaring the plugins it needs (a wrong order or a missing one stops the start naming
+  // it; docs/architecture.md, "Plugins"), then routes.
   // First: its hook gives every response, error and live stream included, the security headers.
   void app.register(securityHeadersPlugin, { behindTls: config.behindTls });
-  void app.register(databasePlugin, { database });
-  void app.register(orderSweeperPlugin);
-  void app.register(commandSweeperPlugin, { timeoutSeconds: config.commandTimeoutSeconds });
-  void app.register(retentionSweeperPlugin);
+  void app.register(databasePlugin, { config });
+  void app.register(liveFeedPlugin);
+  void app.register(deviceLinkPlugin);
+  void app.register(contextPlugin, { config, now: options.now });
   void app.register(httpPlugin);
   void app.register(authPlugin);
   void app.register(noStorePlugin);
-  // Before the routes: it limits the routes registered after it.
+  // Before the routes: it limits every request, ahead of any route's own hooks.
   void app.register(rateLimitPlugin);
+  void app.register(orderSweeperPlugin);
+  void app.register(commandSweeperPlugin, { timeoutSeconds: config.commandTimeoutSeconds });
+  void app.register(retentionSweeperPlugin);
+  if (options.mqtt !== undefined) registerMqtt(app, options.mqtt === true ? {} : options.mqtt);
+
   void app.register(healthPlugin);
   void app.register(upstreamPlugin, { prefix: config.apiPrefix });
   void app.register(restPlugin, { prefix: REST_PREFIX });
   void app.register(consolePlugin, { consoleDir: config.consoleDir, apiPrefix: config.apiPrefix });
-  // Last, so it closes first (onClose runs in reverse): ingestion writes what it holds while the store is open.
-  if (options.mqtt !== undefined) void app.register(mqttPlugin, options.mqtt === true ? {} : options.mqtt);
   return app;
 };

@@ -1,6 +1,7 @@
+import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Level, Role } from '../src/domain/roles';
-import type { PasswordHasher } from './auth/passwords';
+import { createPasswordHasher, type PasswordHasher } from './auth/passwords';
 import type { Config } from './config';
 import type { DatabaseKind } from './db/database';
 import type { DB } from './db/schema';
@@ -9,7 +10,7 @@ import type { DeviceLink } from './mqtt/link';
 
 /**
  * What the services need, passed explicitly so they are testable without HTTP. The app decorates
- * itself with one: `app.ctx`.
+ * itself with one, `app.ctx`, made of what the database, live feed and device link plugins decorate.
  */
 export interface AppContext {
   config: Config;
@@ -20,7 +21,7 @@ export interface AppContext {
   passwords: PasswordHasher;
   /** Changes announced to live streams (server/live/feed.ts). */
   live: LiveFeed;
-  /** The broker, for commands and disconnects; `unlinked` until the MQTT plugin connects (server/mqtt/link.ts). */
+  /** The broker, for commands and disconnects: the app's one link, unlinked until the MQTT plugin connects it (server/mqtt/link.ts). */
   link: DeviceLink;
 }
 
@@ -49,3 +50,30 @@ declare module 'fastify' {
     account: SignedInAccount | null;
   }
 }
+
+export interface ContextPluginOptions {
+  config: Config;
+  /** The clock (default Date.now). */
+  now?: () => number;
+}
+
+/** Decorates `ctx`, the services' context, from the plugins it depends on and the configuration. */
+export const contextPlugin = fp<ContextPluginOptions>(
+  async (app, { config, now }) => {
+    app.decorate('ctx', {
+      config,
+      db: app.database.db,
+      kind: app.database.kind,
+      now: now ?? Date.now,
+      passwords: createPasswordHasher(config.scryptCost),
+      live: app.liveFeed,
+      link: app.link,
+    } satisfies AppContext);
+  },
+  {
+    name: 'oxygen-context',
+    fastify: '5.x',
+    dependencies: ['oxygen-database', 'oxygen-live-feed', 'oxygen-device-link'],
+    decorators: { fastify: ['database', 'liveFeed', 'link'] },
+  },
+);

@@ -1,7 +1,7 @@
+import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { requireRole } from './auth/guard';
-import { globalPlugin } from './plugin';
 
 /**
  * GET /healthz: liveness for anyone, `{ status: 'ok' }` when the database answers, else 503
@@ -19,15 +19,18 @@ const wantsCounters = async (request: FastifyRequest): Promise<boolean> => {
   return true;
 };
 
-export const healthPlugin = globalPlugin('oxygen-health', async (app) => {
-  app.get('/healthz', async (request, reply) => {
-    const counters = (await wantsCounters(request)) && app.hasDecorator('mqtt') ? { mqtt: app.mqtt.status() } : {};
-    try {
-      await sql`select 1`.execute(app.ctx.db);
-      return { status: 'ok', ...counters };
-    } catch (error) {
-      request.log.error({ err: error }, 'health check: database unavailable');
-      return reply.code(503).send({ status: 'unavailable', ...counters });
-    }
-  });
-});
+export const healthPlugin = fp(
+  async (app) => {
+    app.get('/healthz', async (request, reply) => {
+      const counters = (await wantsCounters(request)) && app.hasDecorator('mqtt') ? { mqtt: app.mqtt.status() } : {};
+      try {
+        await sql`select 1`.execute(app.ctx.db);
+        return { status: 'ok', ...counters };
+      } catch (error) {
+        request.log.error({ err: error }, 'health check: database unavailable');
+        return reply.code(503).send({ status: 'unavailable', ...counters });
+      }
+    });
+  },
+  { name: 'oxygen-health', fastify: '5.x', dependencies: ['oxygen-context', 'oxygen-auth'] },
+);

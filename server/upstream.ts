@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import { UPSTREAM_ALIASES } from '../src/resources/accounts/calls';
 import { accountRoutes } from './accounts/routes';
 import { authRoutes } from './auth/routes';
@@ -51,14 +52,18 @@ const aliasRoutes = (app: FastifyInstance, aliases: Readonly<Record<string, stri
  * The upstream contract, registered under API_PREFIX: one route plugin per concern with calls of its own
  * (sign-in, accounts, devices, the message box), every list from the registry
  * (server/resources/registry.ts), plus the aliases of src/resources/accounts/calls.ts. Unknown paths under the prefix answer 40400.
+ * Encapsulated: its not-found handler and alias hook stay under the prefix.
  */
-export const upstreamPlugin: FastifyPluginAsync = async (app) => {
-  app.setNotFoundHandler(upstreamNotFound);
-  const checkAliases = aliasRoutes(app, UPSTREAM_ALIASES);
-  await app.register(authRoutes);
-  await app.register(accountRoutes);
-  await app.register(deviceRoutes);
-  for (const resource of servedBy('upstream')) registerListRoute(app, resource);
-  await app.register(messageRoutes);
-  checkAliases();
-};
+export const upstreamPlugin = fp(
+  async (app) => {
+    app.setNotFoundHandler(upstreamNotFound);
+    const checkAliases = aliasRoutes(app, UPSTREAM_ALIASES);
+    await app.register(authRoutes);
+    await app.register(accountRoutes);
+    await app.register(deviceRoutes);
+    for (const resource of servedBy('upstream')) registerListRoute(app, resource);
+    await app.register(messageRoutes);
+    checkAliases();
+  },
+  { name: 'oxygen-upstream', fastify: '5.x', encapsulate: true, dependencies: ['oxygen-context', 'oxygen-http', 'oxygen-auth'] },
+);

@@ -21,7 +21,6 @@ import { announceMessages, postMessages } from '../messages/post';
 import { subtreeQuery, type Viewer } from '../scope/service';
 import { asLevel } from './levels';
 import { assignedDevices, findSubordinate, listedAccount, managedAmong } from './reach';
-import { listAccounts } from './list';
 import { accountNotFound, assertAcceptablePassword, findAccountById, insertAccount, prepareAccount, storePassword } from './service';
 
 /**

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { levelToRole } from '../../src/domain/roles';
 import type { WireRecord } from '../../src/resources/model';
 import type { ListAnswer, ListBody } from '../../src/resources/query';
-import { auditLogConfig } from '../../src/resources/audit-log/config';
+import { AUDIT_LOG_CONFIG as auditLogConfig } from '../../src/resources/configs';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
 import { asRecords, renderList } from '../lists/answer';
@@ -11,7 +11,7 @@ import { column, defineListing } from '../lists/listing';
 import type { ServedResource } from '../resources/served';
 import { deviceScope, seesEverything, subtreeQuery, type Viewer } from '../scope/service';
 
-/** Audit entries under their wire names (src/resources/audit-log/config.ts, AuditEntry) ↔ the audit_log table. */
+/** Audit entries under their wire names (src/resources/audit-log/config.ts with the derived writes of src/resources/configs.ts, AuditEntry) ↔ the audit_log table. */
 export const auditListing = defineListing(auditLogConfig, {
   id: column('a.id', 'number'),
   at: column('a.at', 'number'),

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AuditAction, AuditTargetType } from '../../src/domain/audit';
+import type { AuditAction, AuditTargetType, DerivedWriteAudit } from '../../src/domain/audit';
 import type { DB } from '../db/schema';
 import { appendAuditEntry } from './chain';
 
@@ -18,9 +18,7 @@ export interface AuditActor {
 /** The server acting on its own (order expiry, device sessions over MQTT). */
 export const SYSTEM_ACTOR: AuditActor = { id: null, account: 'system', address: 'system' };
 
-export interface AuditChange {
-  action: AuditAction;
-  targetType: AuditTargetType;
+interface Change {
   targetId: string | number;
   /** The device the change concerns; it decides who may read the entry. */
   deviceId?: string | null;
@@ -28,6 +26,9 @@ export interface AuditChange {
   before?: unknown;
   after?: unknown;
 }
+
+/** A change named from the audit vocabulary (src/domain/audit.ts), or a derived write named by writeAudit. */
+export type AuditChange = Change & ({ action: AuditAction; targetType: AuditTargetType } | DerivedWriteAudit);
 
 /** Secrets never reach the trail, whatever a caller passes as before/after. */
 const SECRET_KEYS = new Set(['Code', 'OldCode', 'NewCode', 'password', 'secret', 'token', 'password_hash', 'secret_hash']);

@@ -59,5 +59,5 @@ export const rateLimitPlugin = fp(
     // Every request, before any route's hook.
     app.addHook('onRequest', app.rateLimit());
   },
-  { name: 'oxygen-rate-limit', fastify: '5.x' },
+  { name: 'oxygen-rate-limit', fastify: '5.x', dependencies: ['oxygen-context', 'oxygen-auth'] },
 );

@@ -1,7 +1,7 @@
+import fp from 'fastify-plugin';
 import type { CommandOutcome } from '../../src/domain/live';
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS } from '../config';
 import type { AppContext } from '../context';
-import { globalPlugin } from '../plugin';
 import { sweepEvery } from '../sweep';
 import { settleCommands, unsettled } from './outcomes';
 
@@ -35,19 +35,21 @@ const positive = (name: string, value: number): number => {
 
 /**
  * Times out unanswered commands (`timeOutUnanswered` at the app's clock) every `intervalMs`
- * (server/sweep.ts). Register it after the database:
- *   void app.register(commandSweeperPlugin, { timeoutSeconds: config.commandTimeoutSeconds });
+ * (server/sweep.ts), through the services' context (it depends on the context plugin).
  */
-export const commandSweeperPlugin = globalPlugin<CommandSweeperOptions>('oxygen-command-sweeper', async (app, options) => {
-  const timeoutMs = positive('timeoutSeconds', options.timeoutSeconds ?? DEFAULT_COMMAND_TIMEOUT_SECONDS) * 1000;
-  sweepEvery(
-    app,
-    'commandSweeperPlugin',
-    options.intervalMs ?? COMMAND_SWEEP_INTERVAL_MS,
-    async () => {
-      const outcomes = await timeOutUnanswered(app.ctx, app.ctx.now(), timeoutMs);
-      if (outcomes.length > 0) app.log.info({ count: outcomes.length, cmdIds: outcomes.slice(0, 100).map((outcome) => outcome.cmdId) }, 'commands timed out');
-    },
-    'timing out unanswered commands failed',
-  );
-});
+export const commandSweeperPlugin = fp<CommandSweeperOptions>(
+  async (app, options) => {
+    const timeoutMs = positive('timeoutSeconds', options.timeoutSeconds ?? DEFAULT_COMMAND_TIMEOUT_SECONDS) * 1000;
+    sweepEvery(
+      app,
+      'commandSweeperPlugin',
+      options.intervalMs ?? COMMAND_SWEEP_INTERVAL_MS,
+      async () => {
+        const outcomes = await timeOutUnanswered(app.ctx, app.ctx.now(), timeoutMs);
+        if (outcomes.length > 0) app.log.info({ count: outcomes.length, cmdIds: outcomes.slice(0, 100).map((outcome) => outcome.cmdId) }, 'commands timed out');
+      },
+      'timing out unanswered commands failed',
+    );
+  },
+  { name: 'oxygen-command-sweeper', fastify: '5.x', dependencies: ['oxygen-context'] },
+);

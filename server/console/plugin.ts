@@ -1,10 +1,10 @@
+import fp from 'fastify-plugin';
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSP_NONCE_PLACEHOLDER } from '../../src/domain/cspNonce';
 import { upstreamNotFound } from '../http/plugin';
-import { globalPlugin } from '../plugin';
 
 export interface ConsolePluginOptions {
   /** Absolute path of the built console (CONSOLE_DIR). */
@@ -49,51 +49,60 @@ const readIndex = async (indexFile: string): Promise<string | undefined> => {
  * Accept-Encoding (brotli first), with `Vary` so a shared cache keeps one copy per encoding.
  * Without an index.html the server still starts (the APIs work) and pages answer 503.
  */
-export const consolePlugin = globalPlugin<ConsolePluginOptions>('oxygen-console', async (app, options) => {
-  const { consoleDir, apiPrefix } = options;
-  const indexFile = path.join(consoleDir, 'index.html');
-  try {
-    await access(indexFile);
-  } catch {
-    app.log.warn(`no console at ${consoleDir}: run \`npm run build\`; the APIs work meanwhile`);
-  }
-
-  await app.register(fastifyStatic, {
-    root: consoleDir,
-    wildcard: true,
-    // index.html is sent as the page below, never as a file, which would carry no nonce.
-    index: false,
-    allowedPath: (pathname) => pathname !== '/index.html',
-    cacheControl: false,
-    preCompressed: true,
-    setHeaders(res, filePath) {
-      res.setHeader('vary', 'Accept-Encoding');
-      const relative = path.relative(consoleDir, filePath).split(path.sep).join('/');
-      res.setHeader(
-        'cache-control',
-        relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
-    },
-  });
-
-  const sendPage = async (reply: FastifyReply): Promise<FastifyReply> => {
-    const page = await readIndex(indexFile);
-    if (page === undefined) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
-    const nonce = reply.styleNonce();
-    return reply
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(page.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
-  };
-
-  app.get('/', (_request, reply) => sendPage(reply));
-
-  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
-    const pathname = request.url.split('?')[0] ?? '/';
-    if (isUnder(pathname, apiPrefix)) return upstreamNotFound(request, reply);
-    if (!isHistoryFallback(request, apiPrefix)) {
-      return reply.code(404).type('text/plain; charset=utf-8').send('Not Found\n');
+export const consolePlugin = fp<ConsolePluginOptions>(
+  async (app, options) => {
+    const { consoleDir, apiPrefix } = options;
+    const indexFile = path.join(consoleDir, 'index.html');
+    try {
+      await access(indexFile);
+    } catch {
+      app.log.warn(`no console at ${consoleDir}: run \`npm run build\`; the APIs work meanwhile`);
     }
-    return sendPage(reply);
-  });
-});
+
+    await app.register(fastifyStatic, {
+      root: consoleDir,
+      wildcard: true,
+      // index.html is sent as the page below, never as a file, which would carry no nonce.
+      index: false,
+      allowedPath: (pathname) => pathname !== '/index.html',
+      cacheControl: false,
+      preCompressed: true,
+      setHeaders(res, filePath) {
+        res.setHeader('vary', 'Accept-Encoding');
+        const relative = path.relative(consoleDir, filePath).split(path.sep).join('/');
+        res.setHeader(
+          'cache-control',
+          relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+
+    const sendPage = async (reply: FastifyReply): Promise<FastifyReply> => {
+      const page = await readIndex(indexFile);
+      if (page === undefined) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
+      const nonce = reply.styleNonce();
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(page.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
+    };
+
+    app.get('/', (_request, reply) => sendPage(reply));
+
+    app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+      const pathname = request.url.split('?')[0] ?? '/';
+      if (isUnder(pathname, apiPrefix)) return upstreamNotFound(request, reply);
+      if (!isHistoryFallback(request, apiPrefix)) {
+        return reply.code(404).type('text/plain; charset=utf-8').send('Not Found\n');
+      }
+      return sendPage(reply);
+    });
+  },
+  {
+    name: 'oxygen-console',
+    fastify: '5.x',
+    // Pages carry a style nonce in their CSP; unknown API paths answer in the envelope.
+    dependencies: ['oxygen-security-headers', 'oxygen-http'],
+    decorators: { reply: ['styleNonce'] },
+  },
+);

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { seededRandom, seededRandomFor, type Random } from '../../src/domain/random';
 import { ratedMaxAtaIn, sessionSetPoint, type RatedMaxima } from '../../src/domain/deviceTypes';
-import type { DeviceState } from '../../src/domain/devices';
 import { DEMO_ASSIGNMENTS, DEMO_DEVICES, type DemoDevice } from '../../src/domain/demo';
 import type { AppContext } from '../context';
 import type { DB, NewDeviceRow, NewOrderRow, NewStateRecordRow } from '../db/schema';

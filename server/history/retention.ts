@@ -1,5 +1,5 @@
+import fp from 'fastify-plugin';
 import type { AppContext } from '../context';
-import { globalPlugin } from '../plugin';
 import { sweepEvery } from '../sweep';
 import { ROLLUP_WIDTHS } from '../telemetry/rollups';
 
@@ -56,16 +56,19 @@ export interface RetentionSweeperOptions {
   intervalMs?: number;
 }
 
-/** Runs `sweepRetention` at the app's clock every `intervalMs` (server/sweep.ts). Register it after the database. */
-export const retentionSweeperPlugin = globalPlugin<RetentionSweeperOptions>('oxygen-retention-sweeper', async (app, options) => {
-  sweepEvery(
-    app,
-    'retentionSweeperPlugin',
-    options.intervalMs ?? RETENTION_SWEEP_INTERVAL_MS,
-    async () => {
-      const swept = await sweepRetention(app.ctx, app.ctx.now());
-      if (swept.readings + swept.rollups > 0) app.log.info(swept, 'readings and rollups past their retention deleted');
-    },
-    'deleting readings past their retention failed',
-  );
-});
+/** Runs `sweepRetention` at the app's clock every `intervalMs` (server/sweep.ts), through the services' context. */
+export const retentionSweeperPlugin = fp<RetentionSweeperOptions>(
+  async (app, options) => {
+    sweepEvery(
+      app,
+      'retentionSweeperPlugin',
+      options.intervalMs ?? RETENTION_SWEEP_INTERVAL_MS,
+      async () => {
+        const swept = await sweepRetention(app.ctx, app.ctx.now());
+        if (swept.readings + swept.rollups > 0) app.log.info(swept, 'readings and rollups past their retention deleted');
+      },
+      'deleting readings past their retention failed',
+    );
+  },
+  { name: 'oxygen-retention-sweeper', fastify: '5.x', dependencies: ['oxygen-context'] },
+);

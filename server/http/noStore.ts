@@ -18,5 +18,5 @@ export const noStorePlugin = fp(
       return payload;
     });
   },
-  { name: 'oxygen-no-store', fastify: '5.x' },
+  { name: 'oxygen-no-store', fastify: '5.x', dependencies: ['oxygen-context'] },
 );

@@ -1,6 +1,6 @@
+import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CODES, HTTP_STATUS, type Code } from '../../src/domain/envelope';
-import { globalPlugin } from '../plugin';
 import { AppError, fail, languageOf } from './envelope';
 import { translate, type MessageKey, type MessageParams } from './messages';
 import { zodValidatorCompiler } from './validation';
@@ -57,18 +57,21 @@ export const errorHandler = async (error: FastifyError | AppError, request: Fast
  * naming the field), errors become envelopes, and a JSON body may be empty (react-admin's fetch sends
  * `Content-Type: application/json` on POSTs without a body).
  */
-export const httpPlugin = globalPlugin('oxygen-http', async (app) => {
-  app.setValidatorCompiler(zodValidatorCompiler);
-  app.setErrorHandler(errorHandler);
+export const httpPlugin = fp(
+  async (app) => {
+    app.setValidatorCompiler(zodValidatorCompiler);
+    app.setErrorHandler(errorHandler);
 
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    void parseJson(request, text, done);
-  });
-});
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') {
+        done(null, undefined);
+        return;
+      }
+      void parseJson(request, text, done);
+    });
+  },
+  { name: 'oxygen-http', fastify: '5.x' },
+);

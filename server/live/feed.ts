@@ -1,3 +1,4 @@
+import fp from 'fastify-plugin';
 import type { LiveEvent } from '../../src/domain/live';
 
 /**
@@ -37,3 +38,18 @@ export const createLiveFeed = (): LiveFeed => {
     },
   };
 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This process's live feed (ctx.live is the same object). */
+    liveFeed: LiveFeed;
+  }
+}
+
+/** Decorates `liveFeed`: delivering locally until the MQTT plugin sets its relay. */
+export const liveFeedPlugin = fp(
+  async (app) => {
+    app.decorate('liveFeed', createLiveFeed());
+  },
+  { name: 'oxygen-live-feed', fastify: '5.x' },
+);

@@ -1,16 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
+import fp from 'fastify-plugin';
 import { liveEventSchema, liveTopicOf, type LiveEvent } from '../../src/domain/live';
 import { TOPIC_QOS, TOPIC_RETAIN, topicFor } from '../../src/domain/mqtt/topics';
 import type { AppContext } from '../context';
 import { verifyDeviceSecret } from '../devices/registry';
-import { globalPlugin } from '../plugin';
 import type { IngestCounters } from '../telemetry/counters';
-import { createIngest, type Ingest, type IngestOptions } from '../telemetry/ingest';
 import { createClientTransport, type ClientTransport } from './client';
 import { newServerCredentials, type BrokerCounters, type BrokerCredentials } from './config';
 import { createEmbeddedTransport, type EmbeddedTransport } from './embedded';
-import { unlinked } from './link';
 import { brokerListeners } from './listeners';
+import type { InboundMessage } from './transport';
 
 /**
  * The MQTT plugin (docs/mqtt.md, "Running the broker"): one transport, chosen from the
@@ -20,12 +19,12 @@ import { brokerListeners } from './listeners';
  *   MQTT_URL      a client of that broker, device messages through shared subscriptions
  *   `primary`     a cluster worker: a client of the primary's embedded broker, without ingestion
  *
- * It sets ctx.link (commands on `oc/{Id}/cmd`, QoS 1; disconnecting a device), relays ctx.live through
- * the broker (`oxygen-live/{Id}`, an account's messages on `oxygen-live/account.{id}`, QoS 0) so every
- * server process gets every event, and hands device
- * messages to ingestion (server/telemetry/ingest.ts), which settles each once handled. On close: no
- * more messages are taken, ingestion writes what it holds, then the transport closes (whatever was not
- * settled is never acknowledged, and comes again).
+ * It connects the app's device link (`link`, ctx.link: commands on `oc/{Id}/cmd`, QoS 1; disconnecting a
+ * device), relays the live feed through the broker (`oxygen-live/{Id}`, an account's messages on
+ * `oxygen-live/account.{id}`, QoS 0) so every server process gets every event, and decorates `mqtt`, whose
+ * `start` hands device messages to ingestion (server/telemetry/plugin.ts), which settles each once handled.
+ * Ingestion depends on this plugin, so it closes first: no more messages are taken, it writes what it
+ * holds, then the transport closes (whatever was not settled is never acknowledged, and comes again).
  */
 
 /** How often the counters are logged (when they changed): where to read them when no HTTP is served (a cluster's primary). */
@@ -47,16 +46,14 @@ export interface MqttPluginOptions {
   clientIdSuffix?: string;
   /** The external broker's share group; default SERVER_SHARE_GROUP (tests on a shared broker use their own). */
   shareGroup?: string;
-  /** Ingestion's batch and timer settings (tests); default its own. */
-  ingest?: Omit<IngestOptions, 'log'>;
   /** How often the counters are logged when they changed; default COUNTERS_LOG_INTERVAL_MS. */
   countersLogMs?: number;
 }
 
-/** What an operator reads on /healthz (docs/mqtt.md, "Counters"). */
+/** What an operator reads on /healthz (docs/mqtt.md, "Counters"); `ingest` where ingestion runs (not in a cluster worker beside the primary's broker). */
 export type MqttStatus =
-  | { broker: 'embedded'; port: number | null; tlsPort: number | null; clients: number; refused: BrokerCounters; pending: number; ingest: IngestCounters }
-  | { broker: 'external'; connected: boolean; reconnects: number; pending: number; ingest: IngestCounters }
+  | { broker: 'embedded'; port: number | null; tlsPort: number | null; clients: number; refused: BrokerCounters; pending: number; ingest?: IngestCounters }
+  | { broker: 'external'; connected: boolean; reconnects: number; pending: number; ingest?: IngestCounters }
   | { broker: 'primary'; connected: boolean };
 
 interface MqttRuntime {
@@ -65,6 +62,8 @@ interface MqttRuntime {
   /** The embedded broker's TLS port (the real one when MQTT_TLS_PORT is 0); null for a client, or without TLS. */
   readonly tlsPort: number | null;
   status(): MqttStatus;
+  /** Starts handing device messages to `onMessage` (ingestion); refused in a cluster worker beside the primary's broker. */
+  start(onMessage: (message: InboundMessage) => void): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -78,9 +77,6 @@ type Opened =
   | { kind: 'embedded'; transport: EmbeddedTransport }
   | { kind: 'external'; transport: ClientTransport }
   | { kind: 'primary'; transport: ClientTransport };
-
-/** The transport, and the ingestion it feeds (none in a cluster worker beside the embedded broker's primary). */
-type Running = (Exclude<Opened, { kind: 'primary' }> & { ingest: Ingest }) | Extract<Opened, { kind: 'primary' }>;
 
 const openTransport = async (ctx: AppContext, options: MqttPluginOptions, log: FastifyBaseLogger): Promise<Opened> => {
   if (options.primary !== undefined) {
@@ -117,100 +113,101 @@ const openTransport = async (ctx: AppContext, options: MqttPluginOptions, log: F
   return { kind: 'external', transport };
 };
 
-const status = (running: Running): MqttStatus => {
-  if (running.kind === 'primary') return { broker: 'primary', connected: running.transport.connected };
-  const { ingest } = running;
-  if (running.kind === 'embedded') {
-    const { broker, pending } = running.transport;
-    return { broker: 'embedded', port: broker.port, tlsPort: broker.tlsPort, clients: broker.connectedClients, refused: broker.counters, pending, ingest: ingest.counters };
+const status = (opened: Opened, ingest: IngestCounters | undefined): MqttStatus => {
+  if (opened.kind === 'primary') return { broker: 'primary', connected: opened.transport.connected };
+  const counted = ingest === undefined ? {} : { ingest };
+  if (opened.kind === 'embedded') {
+    const { broker, pending } = opened.transport;
+    return { broker: 'embedded', port: broker.port, tlsPort: broker.tlsPort, clients: broker.connectedClients, refused: broker.counters, pending, ...counted };
   }
-  const { connected, reconnects, pending } = running.transport;
-  return { broker: 'external', connected, reconnects, pending, ingest: ingest.counters };
+  const { connected, reconnects, pending } = opened.transport;
+  return { broker: 'external', connected, reconnects, pending, ...counted };
 };
 
-export const mqttPlugin = globalPlugin<MqttPluginOptions>('oxygen-mqtt', async (app, options) => {
-  const { ctx } = app;
-  const log = app.log.child({ component: 'mqtt' });
-  const opened = await openTransport(ctx, options, log);
-  const { transport } = opened;
-  const running: Running = opened.kind === 'primary' ? opened : { ...opened, ingest: createIngest(ctx, { log, ...options.ingest }) };
-  const ingest = running.kind === 'primary' ? undefined : running.ingest;
-  let stopping = false;
+export const mqttPlugin = fp<MqttPluginOptions>(
+  async (app, options) => {
+    const { ctx, link } = app;
+    const log = app.log.child({ component: 'mqtt' });
+    const opened = await openTransport(ctx, options, log);
+    const { transport } = opened;
 
-  try {
-    ctx.link = {
-      sendCommand: (deviceId, command) => transport.publish(topicFor(deviceId, 'cmd'), JSON.stringify(command), { qos: TOPIC_QOS.cmd, retain: TOPIC_RETAIN.cmd }),
-      disconnectDevice: (deviceId) => transport.disconnectDevice(deviceId),
-    };
+    try {
+      link.connect({
+        sendCommand: (deviceId, command) => transport.publish(topicFor(deviceId, 'cmd'), JSON.stringify(command), { qos: TOPIC_QOS.cmd, retain: TOPIC_RETAIN.cmd }),
+        disconnectDevice: (deviceId) => transport.disconnectDevice(deviceId),
+      });
 
-    const relay = (event: LiveEvent): Promise<void> =>
-      transport.publish(liveTopicOf(event), JSON.stringify(event), { qos: 0, retain: false });
-    if (opened.kind === 'embedded') {
-      // The broker is in this process: its own viewers get each event directly (no JSON round trip through
-      // the broker), and cluster workers, the only other processes, through the broker.
-      const workers = ctx.config.workers > 1;
-      ctx.live.setRelay((event) => {
-        ctx.live.deliver(event);
-        if (workers) relay(event).catch(() => undefined);
-      });
-    } else {
-      // Every process gets each event back from the broker, this one included; without a broker connection
-      // (an external one being away) this process's own viewers still get its events.
-      ctx.live.setRelay((event) => void relay(event).catch(() => ctx.live.deliver(event)));
-      await transport.subscribeLive((topic, payload) => {
-        let event: LiveEvent | undefined;
-        try {
-          const parsed = liveEventSchema.safeParse(JSON.parse(payload.toString('utf8')));
-          if (parsed.success && liveTopicOf(parsed.data) === topic) event = parsed.data;
-        } catch {
-          // Not JSON: refused below like any other bad event.
-        }
-        if (event === undefined) {
-          log.warn({ topic: topic.slice(0, 80) }, 'live: relayed event refused (not a live event for its topic)');
-          return;
-        }
-        ctx.live.deliver(event);
-      });
+      const relay = (event: LiveEvent): Promise<void> =>
+        transport.publish(liveTopicOf(event), JSON.stringify(event), { qos: 0, retain: false });
+      if (opened.kind === 'embedded') {
+        // The broker is in this process: its own viewers get each event directly (no JSON round trip through
+        // the broker), and cluster workers, the only other processes, through the broker.
+        const workers = ctx.config.workers > 1;
+        ctx.live.setRelay((event) => {
+          ctx.live.deliver(event);
+          if (workers) relay(event).catch(() => undefined);
+        });
+      } else {
+        // Every process gets each event back from the broker, this one included; without a broker connection
+        // (an external one being away) this process's own viewers still get its events.
+        ctx.live.setRelay((event) => void relay(event).catch(() => ctx.live.deliver(event)));
+        await transport.subscribeLive((topic, payload) => {
+          let event: LiveEvent | undefined;
+          try {
+            const parsed = liveEventSchema.safeParse(JSON.parse(payload.toString('utf8')));
+            if (parsed.success && liveTopicOf(parsed.data) === topic) event = parsed.data;
+          } catch {
+            // Not JSON: refused below like any other bad event.
+          }
+          if (event === undefined) {
+            log.warn({ topic: topic.slice(0, 80) }, 'live: relayed event refused (not a live event for its topic)');
+            return;
+          }
+          ctx.live.deliver(event);
+        });
+      }
+    } catch (error) {
+      ctx.live.setRelay(undefined);
+      link.disconnect();
+      await transport.close();
+      throw error;
     }
 
-    if (ingest !== undefined) {
-      // Once closing, messages are left unsettled: never acknowledged, the broker or the device sends them again.
-      await transport.start((message) => {
-        if (!stopping) ingest.accept(message);
-      });
-    }
-  } catch (error) {
-    ctx.live.setRelay(undefined);
-    ctx.link = unlinked;
-    await ingest?.close();
-    await transport.close();
-    throw error;
-  }
+    // Ingestion's counters, where it runs (server/telemetry/plugin.ts decorates `ingest` once this plugin is in).
+    const current = (): MqttStatus => status(opened, app.hasDecorator('ingest') ? app.ingest.counters : undefined);
+    app.decorate('mqtt', {
+      port: opened.kind === 'embedded' ? opened.transport.broker.port : null,
+      tlsPort: opened.kind === 'embedded' ? opened.transport.broker.tlsPort : null,
+      status: current,
+      start: (onMessage) =>
+        opened.kind === 'primary'
+          ? Promise.reject(new Error('a cluster worker beside the primary\'s broker takes no device messages: ingestion runs in the primary'))
+          : opened.transport.start(onMessage),
+    } satisfies MqttRuntime);
 
-  app.decorate('mqtt', {
-    port: opened.kind === 'embedded' ? opened.transport.broker.port : null,
-    tlsPort: opened.kind === 'embedded' ? opened.transport.broker.tlsPort : null,
-    status: () => status(running),
-  } satisfies MqttRuntime);
+    let logged = '';
+    const counters =
+      opened.kind === 'primary'
+        ? undefined
+        : setInterval(() => {
+            const state = current();
+            const text = JSON.stringify(state);
+            if (text === logged) return;
+            logged = text;
+            log.info({ mqtt: state }, 'mqtt: counters');
+          }, options.countersLogMs ?? COUNTERS_LOG_INTERVAL_MS).unref();
 
-  let logged = '';
-  const counters =
-    running.kind === 'primary'
-      ? undefined
-      : setInterval(() => {
-          const state = status(running);
-          const text = JSON.stringify(state);
-          if (text === logged) return;
-          logged = text;
-          log.info({ mqtt: state }, 'mqtt: counters');
-        }, options.countersLogMs ?? COUNTERS_LOG_INTERVAL_MS).unref();
-
-  app.addHook('onClose', async () => {
-    clearInterval(counters);
-    stopping = true;
-    ctx.live.setRelay(undefined);
-    ctx.link = unlinked;
-    await ingest?.close();
-    await transport.close();
-  });
-});
+    app.addHook('onClose', async () => {
+      clearInterval(counters);
+      ctx.live.setRelay(undefined);
+      link.disconnect();
+      await transport.close();
+    });
+  },
+  {
+    name: 'oxygen-mqtt',
+    fastify: '5.x',
+    dependencies: ['oxygen-context', 'oxygen-device-link', 'oxygen-live-feed'],
+    decorators: { fastify: ['ctx', 'link'] },
+  },
+);

@@ -17,10 +17,10 @@ export const restPath = (config: ResourceConfig): string => {
 };
 
 /** A record's name in `/:id` by default: a whole number. */
-const numericId = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+export const numericId = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 /** The answer's records: a rendered page parsed (only `/:id` reads them), records as they are. */
-const recordsOf = (answer: ListAnswer | RenderedList): ListAnswer => (typeof answer.list === 'string' ? asRecords(answer as RenderedList) : (answer as ListAnswer));
+export const recordsOf = (answer: ListAnswer | RenderedList): ListAnswer => (typeof answer.list === 'string' ? asRecords(answer as RenderedList) : (answer as ListAnswer));
 
 /**
  * A read-only REST resource in ra-data-simple-rest's shape:

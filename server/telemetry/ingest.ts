@@ -34,7 +34,7 @@ import { createWorkQueue } from './work-queue';
  * Composed here: where a taken message goes (intake.ts), the open batch, the queue and its worker with
  * retries (work-queue.ts), the write and what follows its commit (commit.ts), what becomes of each
  * message, counted (counters.ts), the offline rule's timer (offline-sweep.ts), and the safety alarms,
- * evaluated after each commit (server/alarms/engine.ts).
+ * evaluated after each commit (server/alarms/engine.ts; in the app, the alarm plugin's engine).
  */
 
 /** Entries per batch: at 10,000 messages/s a batch fills in 100 ms, so `maxWaitMs` is what usually closes it. */
@@ -56,8 +56,13 @@ export interface IngestOptions {
   offlineAfterMs?: number;
   /** How often the offline rule is applied; 0 applies it only when `sweep()` is called (tests). */
   sweepIntervalMs?: number;
-  /** How often the alarm engine sweeps (shelves, suppression, edited rules); default: 0 when `sweepIntervalMs` is 0, else ALARM_SWEEP_INTERVAL_MS. */
+  /** How often the alarm engine sweeps (shelves, suppression, edited rules); default: alarmSweepIntervalOf. */
   alarmSweepIntervalMs?: number;
+  /**
+   * The alarm engine fed after each commit: the app's (server/alarms/plugin.ts), closed by its owner after
+   * ingestion. Default: one of ingestion's own, closed with it.
+   */
+  alarms?: AlarmEngine;
   retryFirstMs?: number;
   retryMaxMs?: number;
   /** Log lines per kind per window (log.ts). */
@@ -82,6 +87,10 @@ export interface Ingest {
   readonly alarms: AlarmEngine;
 }
 
+/** The alarm sweep's interval for these options: as given, else none when the offline rule has no timer either (tests), else ALARM_SWEEP_INTERVAL_MS. */
+export const alarmSweepIntervalOf = (options: Pick<IngestOptions, 'alarmSweepIntervalMs' | 'sweepIntervalMs'>): number =>
+  options.alarmSweepIntervalMs ?? (options.sweepIntervalMs === 0 ? 0 : ALARM_SWEEP_INTERVAL_MS);
+
 export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest => {
   const offlineAfterMs = options.offlineAfterMs ?? OFFLINE_AFTER_MS;
   const maxPending = options.maxPending ?? MAX_PENDING;
@@ -105,11 +114,8 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
       ? createRollupFlusher(ctx.db, ctx.kind, { intervalMs: ctx.config.rollupFlushMs, onError: (error, what) => rollupFailed(error, what) })
       : undefined;
 
-  const alarms = createAlarmEngine({
-    ctx,
-    log,
-    intervalMs: options.alarmSweepIntervalMs ?? (options.sweepIntervalMs === 0 ? 0 : ALARM_SWEEP_INTERVAL_MS),
-  });
+  const ownsAlarms = options.alarms === undefined;
+  const alarms = options.alarms ?? createAlarmEngine({ ctx, log, intervalMs: alarmSweepIntervalOf(options) });
   const counters = newCounters();
   const outcomes = createOutcomes(ctx, counters, log);
   const { settle, refuse } = outcomes;
@@ -159,7 +165,7 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
       const sweepStopped = offline.stop();
       await queue.close();
       await sweepStopped;
-      await alarms.close();
+      if (ownsAlarms) await alarms.close();
       await rollups?.close().catch((error: unknown) => rollupFailed(error, 'flush'));
       await thread?.close();
       if (counters.pending > 0) {

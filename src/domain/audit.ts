@@ -44,6 +44,39 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_TARGET_TYPES = ['account', 'device', 'deviceType', 'order', 'alarm', 'alarmRule'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
+/** The writes the REST API derives for a resource (server/rest/writes.ts), named as the policy's actions. */
+export const WRITE_VERBS = ['create', 'edit', 'delete'] as const;
+export type WriteVerb = (typeof WRITE_VERBS)[number];
+
+/**
+ * A derived write's action, `<resource name>.<verb>` (`sites.create`), with the resource's name as its
+ * target type: a new resource needs no line in the lists above, and the audit log labels these from the
+ * resource's own name (withWrittenActions in src/resources/audit-log/config.ts).
+ */
+type ResourceWriteAction = `${string}.${WriteVerb}`;
+
+/**
+ * Resources whose writes were audited before the derived writes existed keep their shipped names, so
+ * their old and new entries read and filter alike.
+ */
+const SHIPPED_WRITE_NAMES: Readonly<Record<string, { targetType: AuditTargetType; actions: Partial<Record<WriteVerb, AuditAction>> }>> = {
+  'device-types': { targetType: 'deviceType', actions: { edit: 'deviceType.update' } },
+  'alarm-rules': { targetType: 'alarmRule', actions: { edit: 'alarmRule.update' } },
+};
+
+/** How a derived write is audited; `derived` tells it from a hand-written change, whose names the lists above check. */
+export interface DerivedWriteAudit {
+  action: AuditAction | ResourceWriteAction;
+  targetType: string;
+  derived: true;
+}
+
+/** How a derived write on `resource` is audited: its action and its target type. */
+export const writeAudit = (resource: string, verb: WriteVerb): DerivedWriteAudit => {
+  const shipped = Object.hasOwn(SHIPPED_WRITE_NAMES, resource) ? SHIPPED_WRITE_NAMES[resource] : undefined;
+  return { action: shipped?.actions[verb] ?? `${resource}.${verb}`, targetType: shipped?.targetType ?? resource, derived: true };
+};
+
 /** An entry as `GET /api/v1/audit-log` answers it (ra-data-simple-rest's shape: `id` first). */
 export interface AuditEntry {
   id: number;
@@ -51,8 +84,9 @@ export interface AuditEntry {
   at: number;
   /** The account that acted; `system` for the server itself (order expiry, device sessions). */
   actor: string;
-  action: AuditAction;
-  targetType: AuditTargetType;
+  action: AuditAction | ResourceWriteAction;
+  /** One of AUDIT_TARGET_TYPES, or the name of a resource written through the derived writes. */
+  targetType: string;
   targetId: string;
   deviceId: string | null;
   /** The client address, or `system`. */

@@ -1,10 +1,10 @@
 import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { menuRoutesFor } from '../../src/domain/menu';
 import type { Role } from '../../src/domain/roles';
 import { registerHall } from './chambers';
 import { fillSignIn, freePort, serverAndBrowserForThisFile } from './harness';
+import { DEMO_ACCOUNTS, goWithin, routesOf, settled } from './walk';
 
 /**
  * The built console under the server's Content-Security-Policy (docs/security.md, "Headers and CSP"):
@@ -19,13 +19,6 @@ const e2e = serverAndBrowserForThisFile(async () => {
   mqttPort = await freePort();
   return { MQTT_PORT: String(mqttPort) };
 });
-
-const ACCOUNTS: Record<Role, { account: string; password: string }> = {
-  admin: { account: 'admin', password: 'Admin2026' },
-  user: { account: 'first', password: 'First2026' },
-  lowUser: { account: 'second', password: 'Second2026' },
-  client: { account: 'client', password: 'Client2026' },
-};
 
 const CHAMBER = 'E2E-CSP-1';
 
@@ -55,26 +48,10 @@ const watchedPage = async (): Promise<Watched> => {
   };
 };
 
-/** The page's code has arrived and nothing shows it is still loading. */
-const settled = async (page: Page) => {
-  await page.locator('[data-testid="navigation-progress"]').waitFor({ state: 'detached' });
-  await page.waitForFunction(() => document.querySelectorAll('.MuiCircularProgress-root, .MuiSkeleton-root').length === 0);
-};
-
-/** Goes to `path` inside the console, as its own links do (no reload: the page keeps its listeners). */
-const goWithin = async (page: Page, path: string) => {
-  await page.evaluate((to) => {
-    window.history.pushState({}, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await page.waitForURL((url) => url.pathname === path);
-  await settled(page);
-};
-
 /** Signs in as `role` from the login page; answers the page's Content-Security-Policy. */
 const signIn = async ({ page }: Watched, role: Role): Promise<string | undefined> => {
   const response = await page.goto(`${e2e.server.url}/login`);
-  await fillSignIn(page, ACCOUNTS[role].account, ACCOUNTS[role].password);
+  await fillSignIn(page, DEMO_ACCOUNTS[role].account, DEMO_ACCOUNTS[role].password);
   await page.waitForURL('**/dashboard/workplace');
   await settled(page);
   return response?.headers()['content-security-policy'];
@@ -82,14 +59,6 @@ const signIn = async ({ page }: Watched, role: Role): Promise<string | undefined
 
 /** The policy is there to be broken: the page carries it, with a nonce for its styles. */
 const STRICT_PAGE_POLICY = /^default-src 'self';script-src 'self';.*style-src 'self' 'nonce-[^']+';/;
-
-/** Every console route `role` may open: its routes in the route table and every entry of its menu. */
-const routesOf = async (page: Page, role: Role): Promise<string[]> => {
-  const menu = await page
-    .locator('[data-testid="console-menu"] a[href^="/"]:not([target="_blank"])')
-    .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
-  return [...new Set([...menuRoutesFor(role).map(({ path }) => path), ...menu])];
-};
 
 const openSettingsDrawer = async (page: Page) => {
   await page.getByRole('button', { name: '个人资料' }).click();

@@ -570,7 +570,7 @@ describe.each(STORE_KINDS)('account calls (%s)', (kind) => {
       await same('/resetUserPwd', RESET, { Account: 'admin' }, 'first');
       await same('/updateUserPwd', SELF, { OldCode: 'Wrong2026x', NewCode: 'Fresh2027xyzw' }, 'client');
 
-      const created = await as('first', '/createUser', { Account: 'via-alias', Code: 'Chamber2026ox', Level: 3, DeviceIds: ['OC-A2'], Disabled: false });
+      const created = await as('first', '/createUser', { Account: 'via-alias', Code: 'Chamber2026ox', Level: 3, DeviceIds: ['OC-A2'] });
       expect(created.data).toEqual({ Account: 'via-alias', SubId: ids.first, Level: 3, SubAdmin: 'first', DeviceIds: ['OC-A2'], Disabled: false });
       const NewCode = String((await as('first', '/resetUserPwd', { Account: 'via-alias' })).data.NewCode);
       const token = await tokenFor(app, 'via-alias', NewCode);

@@ -93,10 +93,7 @@ describe.each(BROKERS)('safety alarms through the %s broker', (broker) => {
     );
   /** Waits until the blood-pressure marker published last was evaluated, so were the readings before it. */
   const evaluated = (marks: number) => eventually(async () => expect(await alarmsOf('blood-pressure')).toHaveLength(marks));
-  const duplicates = () => {
-    const status = app.mqtt.status();
-    return status.broker === 'primary' ? 0 : status.ingest.duplicates;
-  };
+  const duplicates = () => app.ingest.counters.duplicates;
 
   it('a QoS 1 redelivery of the reading that completes the on-delay raises one alarm', async () => {
     const link = await cuttableLink(brokerUrl());

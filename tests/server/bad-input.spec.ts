@@ -60,7 +60,8 @@ const REQUEST_TIMEOUT_MS = 10_000;
  *  - HEAD: Fastify's mirror of each GET (same handler and schema, no body), covered through the GET;
  *  - /healthz: takes no input, answers 503 by design when the store is down, and is the liveness
  *    check this test makes at the end;
- *  - catch-alls: the static console (`/*`, @fastify/static: serves files, takes no input, answers
+ *  - the console's page (`/`, server/console/plugin.ts: takes no input, answers the built page or 503)
+ *    and its catch-alls: the static console (`/*`, @fastify/static: serves files, takes no input, answers
  *    503 by design while the console is not built, as in tests) and the not-found answers of a
  *    prefix (`/api/v1`, `/api/v1/*`); they serve no endpoint of their own, and the wrong-method probes
  *    below reach them anyway;
@@ -70,6 +71,7 @@ const NOT_FOUND_HANDLERS: readonly unknown[] = [restNotFound, upstreamNotFound];
 const isExcluded = (method: string, route: RouteOptions): boolean =>
   method === 'HEAD' ||
   route.url === '/healthz' ||
+  route.url === '/' ||
   route.url.includes('*') ||
   NOT_FOUND_HANDLERS.includes(route.handler) ||
   (route as { websocket?: boolean }).websocket === true;

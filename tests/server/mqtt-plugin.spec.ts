@@ -5,10 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveTopicFor, type LiveEvent } from '../../src/domain/live';
 import { lastWillFor } from '../../src/domain/mqtt/payloads';
 import { topicFor } from '../../src/domain/mqtt/topics';
-import { buildApp } from '../../server/app';
+import { buildApp, type MqttOptions } from '../../server/app';
 import { hashDeviceSecret, newDeviceSecret } from '../../server/devices/registry';
 import { newServerCredentials } from '../../server/mqtt/config';
-import type { MqttPluginOptions, MqttStatus } from '../../server/mqtt/plugin';
+import type { MqttStatus } from '../../server/mqtt/plugin';
 import type { Env } from '../../server/config';
 import { capturedLog } from './captured-log';
 import { demoTokens, seedFleet, T0 } from './fleet';
@@ -31,7 +31,7 @@ describe('MQTT plugin, embedded broker', () => {
   const apps: FastifyInstance[] = [];
   const clients: MqttClient[] = [];
 
-  const mqttApp = async (env: Env = {}, options: MqttPluginOptions = {}): Promise<FastifyInstance> => {
+  const mqttApp = async (env: Env = {}, options: MqttOptions = {}): Promise<FastifyInstance> => {
     const app = buildApp({
       config: store.config({ MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', ...env }),
       logger: false,
@@ -176,10 +176,7 @@ describe('MQTT plugin, embedded broker', () => {
     const sent = chamber.publishAsync(topicFor('OC-A1', 'telemetry'), JSON.stringify({ Time: AT, RCP: 1.2 }), { qos: 1 }).then(() => {
       acknowledged = true;
     });
-    const pending = () => {
-      const state = app.mqtt.status();
-      return state.broker === 'embedded' ? state.ingest.pending : -1;
-    };
+    const pending = () => app.ingest.counters.pending;
     for (let wait = 0; wait < 40 && pending() !== 1; wait += 1) await tick(25);
     expect(acknowledged).toBe(false);
     expect(await stored('OC-A1', AT)).toBe(false);

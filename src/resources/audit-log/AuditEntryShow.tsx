@@ -2,7 +2,7 @@ import { FunctionField, Show, SimpleShowLayout, useLocaleState, type RaRecord } 
 import { fieldElement } from '../generate/fields';
 import { useLabels } from '../generate/labels';
 import { entriesIn } from '../model';
-import { auditLogConfig } from './config';
+import { AUDIT_LOG_CONFIG as auditLogConfig } from '../configs';
 
 /** `before` and `after` are free JSON, not configured fields, so their labels live here. */
 const CHANGE_LABELS: Record<string, { before: string; after: string }> = {

@@ -1,5 +1,9 @@
-import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../domain/audit';
-import { defineResource } from '../types';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, WRITE_VERBS, writeAudit, type WriteVerb } from '../../domain/audit';
+import type { Locale } from '../../domain/locales';
+import { POLICY } from '../../domain/policy';
+import { crudEnUS } from '../i18n/crud.en-US';
+import { crudZhCN } from '../i18n/crud.zh-CN';
+import { defineResource, type EnumFieldConfig, type ResourceConfig, type ResourceMessages } from '../types';
 
 /**
  * The audit trail (docs/product.md: "read the audit log: admin all / user subtree / lowUser subtree / client
@@ -129,3 +133,48 @@ export const auditLogConfig = defineResource({
     },
   },
 });
+
+const WRITTEN: Record<Locale, Record<WriteVerb, string>> = { 'zh-CN': crudZhCN.crud.written, 'en-US': crudEnUS.crud.written };
+
+/** A resource's name in the singular ('Site |||| Sites' → 'Site'). */
+const singular = (config: ResourceConfig, locale: Locale): string => config.labels[locale].name.split('||||')[0]?.trim() ?? config.name;
+
+const enumField = (config: ResourceConfig, source: string): EnumFieldConfig => {
+  const field = config.fields[source];
+  if (field?.kind !== 'enum') throw new Error(`${config.name}.${source} is not an enum`);
+  return field;
+};
+
+/**
+ * The audit log's configuration with the actions and target types of the derived writes (server/rest/writes.ts,
+ * audited as src/domain/audit.ts's writeAudit names them) of every REST resource in `configs` that the policy
+ * lets some role create, edit or delete: each labelled in both languages from the resource's own name
+ * ("新建站点", "Site created"), so a new resource needs no line in src/domain/audit.ts nor in the audit
+ * log's labels. Writes audited under a shipped name (a device type's edit) are already there.
+ */
+export const withWrittenActions = (audit: ResourceConfig, configs: readonly ResourceConfig[], policy: typeof POLICY = POLICY): ResourceConfig => {
+  const action = enumField(audit, 'action');
+  const targetType = enumField(audit, 'targetType');
+  const written = configs
+    .filter((config) => config.adapter === 'rest')
+    .flatMap((config) => WRITE_VERBS.filter((verb) => policy[config.name]?.[verb] !== undefined).map((verb) => ({ config, verb, ...writeAudit(config.name, verb) })))
+    .filter((write) => !action.choices.includes(write.action));
+  if (written.length === 0) return audit;
+  const targets = [...new Map(written.filter((write) => !targetType.choices.includes(write.targetType)).map((write) => [write.targetType, write.config])).entries()];
+  const relabel = (locale: Locale): ResourceMessages => {
+    const messages = audit.labels[locale];
+    const actions = Object.fromEntries(written.map((write) => [write.action, WRITTEN[locale][write.verb].replace('%{name}', singular(write.config, locale))]));
+    const types = Object.fromEntries(targets.map(([type, config]) => [type, singular(config, locale)]));
+    return { ...messages, choices: { ...messages.choices, action: { ...messages.choices.action, ...actions }, targetType: { ...messages.choices.targetType, ...types } } };
+  };
+  const labels: ResourceConfig['labels'] = { 'zh-CN': relabel('zh-CN'), 'en-US': relabel('en-US') };
+  return {
+    ...audit,
+    fields: {
+      ...audit.fields,
+      action: { ...action, choices: [...action.choices, ...written.map((write) => write.action)] },
+      targetType: { ...targetType, choices: [...targetType.choices, ...targets.map(([type]) => type)] },
+    },
+    labels,
+  };
+};

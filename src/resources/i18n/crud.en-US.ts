@@ -35,6 +35,11 @@ export const crudEnUS = {
     list: {
       actions: 'Actions',
     },
+    written: {
+      create: '%{name} created',
+      edit: '%{name} edited',
+      delete: '%{name} deleted',
+    },
     commands: {
       open: 'Open permission',
       close: 'Close permission',

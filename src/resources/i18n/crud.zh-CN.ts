@@ -33,6 +33,12 @@ export const crudZhCN = {
     list: {
       actions: '操作',
     },
+    // How the audit log names a derived write (withWrittenActions in src/resources/audit-log/config.ts): the resource's name in it.
+    written: {
+      create: '新建%{name}',
+      edit: '编辑%{name}',
+      delete: '删除%{name}',
+    },
     commands: {
       open: '开启权限',
       close: '关闭权限',
