@@ -15,11 +15,13 @@ import {
   type ResetAnswer,
 } from '../src/resources/accounts/calls';
 import { ACCOUNT_CALLS, ACCOUNT_ENDPOINTS, accountsConfig } from '../src/resources/accounts/config';
-import { mayCreateAt } from '../src/resources/accounts/levels';
+import { assignmentsAfter, assignRefusal, createRefusal, isStrictlyBelow, resetRefusal, type ManageRefusal } from '../src/domain/scope/mayManage';
+import { subtreeOf, type ScopeViewer } from '../src/domain/scope/hierarchy';
 import type { WireRecord } from '../src/resources/model';
 import { badInputMessage, readJson, type AccessCheck } from './access';
 import { endSessionsOf, mockAccountOf, mockCredentials, type MockCredentials } from './auth';
 import { fail, ok } from './envelope';
+import type { MockScope } from './scope';
 import { upstreamRefusal } from './upstream';
 
 /** The server's password rule at its default length, with the same common list. */
@@ -70,44 +72,49 @@ const refusalText = (refusal: AccountRefusal, account: string): string => {
   }
 };
 
+/** The server's answer (en-US) to a create, reset or assignment the hierarchy refuses (src/domain/scope/mayManage.ts). */
+const manageRefusalAnswer = (refusal: ManageRefusal) => {
+  switch (refusal.reason) {
+    case 'notFound':
+      return fail(CODES.notFound, 'account not found');
+    case 'level':
+      return fail(CODES.badInput, 'Level: must be lower than your own account level');
+    case 'superAdministrator':
+      return fail(CODES.badInput, 'Account: a super administrator manages every device');
+    case 'deviceNotManaged':
+      return fail(CODES.badInput, `DeviceIds: device ${refusal.device} is not one you manage`);
+  }
+};
+
 /**
  * The account calls of docs/product.md ("Account hierarchy"), validated with the shared schemas of
- * src/resources/accounts/calls.ts, answering as the server does. `tables` are the seeded resources;
- * `credentials` the sign-in accounts' passwords (mocks/auth.ts).
+ * src/resources/accounts/calls.ts, answering as the server does: the scope model's rules for creating,
+ * resetting and assigning (src/domain/scope/mayManage.ts), the hierarchy's rules for changing and deleting
+ * (src/domain/accountRules.ts), over the accounts the caller reaches (./scope.ts). `tables` are the seeded
+ * resources; `credentials` the sign-in accounts' passwords (mocks/auth.ts).
  */
 export const accountCallHandlers = (
   base: string,
   tables: Map<string, WireRecord[]>,
   check: AccessCheck,
+  scope: MockScope,
   credentials: MockCredentials = mockCredentials(),
 ) => {
-  const devices = () => tables.get('devices') ?? [];
   const accounts = () => tables.get(accountsConfig.name) ?? [];
   const newCode = resetCodes();
 
-  /** The signed-in caller (a sign-in account: its name and level). */
+  /** The signed-in caller as the scope model sees it (./scope.ts), with its name for the rules. */
   const callerOf = (request: Request) => {
-    const account = mockAccountOf(request) ?? '';
-    const credential = credentials.get(account);
-    return credential ? { account, level: credential.Level, id: credential.id } : undefined;
+    const viewer = scope.viewerOf(request);
+    return viewer ? { ...viewer, account: viewer.id } : undefined;
   };
 
-  /** An account listed by get_Admins, other than the caller: the server's "strictly below the caller". */
-  const subordinate = (caller: string, account: string) =>
-    account === caller ? undefined : accounts().find((record) => record.Account === account);
+  /** A listed account strictly below the caller (in its subtree, not itself); any other is answered as unknown. */
+  const subordinate = (caller: ScopeViewer<string>, account: string) =>
+    isStrictlyBelow(scope.hierarchy(), caller, account) ? accounts().find((record) => record.Account === account) : undefined;
 
-  /** The accounts below `account` (SubAdmin chains; the seeded ones may loop, so each is visited once). */
-  const below = (account: string): WireRecord[] => {
-    const found: WireRecord[] = [];
-    const seen = new Set([account]);
-    for (let frontier = [account]; frontier.length > 0; ) {
-      const next = accounts().filter((record) => frontier.includes(String(record.SubAdmin)) && !seen.has(String(record.Account)));
-      next.forEach((record) => seen.add(String(record.Account)));
-      found.push(...next);
-      frontier = next.map((record) => String(record.Account));
-    }
-    return found;
-  };
+  /** An account as get_Admins lists it to the caller. */
+  const listed = (request: Request, record: WireRecord) => scope.visible(request, accountsConfig.name, [record])[0] ?? record;
 
   /** An account as the hierarchy's rules see it: a listed one, or a sign-in account (the upper administrator of seeded ones). */
   const ruleAccount = (account: unknown): RuleAccount | null => {
@@ -120,9 +127,6 @@ export const accountCallHandlers = (
   /** The accounts directly below `account`. */
   const directlyBelow = (account: string) => accounts().filter((record) => record.SubAdmin === account);
 
-  /** 40000 naming DeviceIds for the first device the caller does not manage (in the mocks: one that does not exist). */
-  const unmanaged = (ids: readonly string[]) => ids.find((id) => !devices().some((device) => device.Id === id));
-
   return [
     // add_Admin: only at a Level strictly greater than the caller's, under the caller.
     http.post(`${base}${ACCOUNT_ENDPOINTS.create}`, async ({ request }) => {
@@ -133,26 +137,29 @@ export const accountCallHandlers = (
       const body = addAdminBodySchema.safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
       const { Account, Level, DeviceIds = [] } = body.data;
-      if (!mayCreateAt(caller.level, Level)) return fail(CODES.badInput, 'Level: must be lower than your own account level');
+      const hierarchy = scope.hierarchy();
+      const levelRefusal = createRefusal(hierarchy, caller, { level: Level, devices: [] });
+      if (levelRefusal) return manageRefusalAnswer(levelRefusal);
       const weak = passwordRefusal('Code', body.data.Code);
       if (weak) return weak;
       if (credentials.has(Account) || accounts().some((record) => record.Account === Account)) {
         return fail(CODES.badInput, `Account: account ${Account} already exists`);
       }
-      const stranger = unmanaged(DeviceIds);
-      if (stranger) return fail(CODES.badInput, `DeviceIds: device ${stranger} is not one you manage`);
+      const refusal = createRefusal(hierarchy, caller, { level: Level, devices: DeviceIds });
+      if (refusal) return manageRefusalAnswer(refusal);
       const record: WireRecord = {
         Account,
-        SubId: caller.id,
+        SubId: credentials.get(caller.account)?.id ?? null,
         Level,
         SubAdmin: caller.account,
         DeviceIds: [...new Set(DeviceIds)].sort(),
+        Disabled: false,
       };
       accounts().unshift(record);
       // The new account signs in with the password it was given, as on the server.
       const id = Math.max(0, ...[...credentials.values()].map((credential) => credential.id)) + 1;
       credentials.set(Account, { Code: body.data.Code, Level, id, SubAdmin: caller.account, mustChangeCode: false });
-      return ok(record);
+      return ok(listed(request, record));
     }),
 
     // Admin_reset_Code: a new password shown once; the account must change it, and its sessions end.
@@ -164,9 +171,9 @@ export const accountCallHandlers = (
       const body = adminResetBodySchema.safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
       const { Account } = body.data;
+      const refusal = resetRefusal(scope.hierarchy(), caller, Account);
+      if (refusal) return manageRefusalAnswer(refusal);
       const credential = credentials.get(Account);
-      const isBelow = credential ? credential.Level > caller.level : subordinate(caller.account, Account);
-      if (!isBelow) return fail(CODES.notFound, 'account not found');
       const NewCode = newCode();
       if (credential) {
         Object.assign(credential, { Code: NewCode, mustChangeCode: true });
@@ -199,19 +206,16 @@ export const accountCallHandlers = (
       const body = assignDevicesBodySchema.safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
       const { Account, DeviceIds } = body.data;
-      const target = subordinate(caller.account, Account);
-      if (!target) return fail(CODES.notFound, 'account not found');
-      if (target.Level === 0) return fail(CODES.badInput, 'Account: a super administrator manages every device');
-      const stranger = unmanaged(DeviceIds);
-      if (stranger) return fail(CODES.badInput, `DeviceIds: device ${stranger} is not one you manage`);
-      const wanted = [...new Set(DeviceIds)].sort();
-      const before = Array.isArray(target.DeviceIds) ? target.DeviceIds.map(String) : [];
-      const removed = new Set(before.filter((id) => !wanted.includes(id)));
-      target.DeviceIds = wanted;
-      for (const record of below(Account)) {
-        if (Array.isArray(record.DeviceIds)) record.DeviceIds = record.DeviceIds.filter((id) => !removed.has(String(id)));
+      const hierarchy = scope.hierarchy();
+      const refusal = assignRefusal(hierarchy, caller, Account, DeviceIds);
+      if (refusal) return manageRefusalAnswer(refusal);
+      const after = assignmentsAfter(hierarchy, caller, Account, DeviceIds);
+      for (const record of accounts()) {
+        const devices = after.filter((row) => row.account === record.Account).map((row) => row.device);
+        if (Array.isArray(record.DeviceIds) || devices.length > 0) record.DeviceIds = devices.sort();
       }
-      return ok(target);
+      const target = accounts().find((record) => record.Account === Account);
+      return target ? ok(listed(request, target)) : manageRefusalAnswer({ reason: 'notFound' });
     }),
 
     // update_Admin: Level, SubAdmin and Disabled by the hierarchy's rules (src/domain/accountRules.ts); disabling ends its sessions.
@@ -223,15 +227,17 @@ export const accountCallHandlers = (
       const body = updateAdminBodySchema.safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
       const { Account, Level, SubAdmin, Disabled } = body.data;
-      const target = subordinate(caller.account, Account);
+      const target = subordinate(caller, Account);
       const rule = ruleAccount(Account);
       if (!target || !rule || !mayChangeAccount(caller, rule)) return fail(CODES.notFound, 'account not found');
-      const candidate = SubAdmin === undefined || SubAdmin === null ? undefined : ruleAccount(SubAdmin);
+      // The new upper administrator is found only in the caller's subtree, the caller included.
+      const reachable = typeof SubAdmin === 'string' && subtreeOf(scope.hierarchy(), caller.id).has(SubAdmin);
+      const candidate = reachable || (caller.level === 0 && typeof SubAdmin === 'string') ? ruleAccount(SubAdmin) : undefined;
       const upper: NewUpper | null | undefined =
         SubAdmin === undefined || SubAdmin === null
           ? SubAdmin
           : candidate
-            ? { found: true, ...candidate, belowTarget: SubAdmin === Account || below(Account).some((record) => record.Account === SubAdmin) }
+            ? { found: true, ...candidate, belowTarget: subtreeOf(scope.hierarchy(), Account).has(SubAdmin) }
             : { found: false, account: SubAdmin };
       const highestBelow = directlyBelow(Account)
         .map((record) => ruleAccount(record.Account))
@@ -253,7 +259,7 @@ export const accountCallHandlers = (
         if (Disabled && target.Disabled !== true) endSessionsOf(Account);
         target.Disabled = Disabled;
       }
-      return ok(target);
+      return ok(listed(request, target));
     }),
 
     // delete_Admin: refused while accounts sit below it, naming them; its sessions end.
@@ -265,7 +271,7 @@ export const accountCallHandlers = (
       const body = deleteAdminBodySchema.safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
       const { Account } = body.data;
-      const target = subordinate(caller.account, Account);
+      const target = subordinate(caller, Account);
       const rule = ruleAccount(Account);
       if (!target || !rule || !mayChangeAccount(caller, rule)) return fail(CODES.notFound, 'account not found');
       const refusal = deleteRefusal(directlyBelow(Account).map((record) => String(record.Account)));

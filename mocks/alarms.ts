@@ -8,6 +8,7 @@ import type { WireRecord } from '../src/resources/model';
 import { writeSchema } from '../src/resources/schema';
 import { badInputMessage, readJson, refusalOf, type AccessCheck } from './access';
 import { mockAccountOf } from './auth';
+import type { MockScope } from './scope';
 
 const MINUTE = 60_000;
 
@@ -131,10 +132,10 @@ const changesOf = (action: AlarmAction, body: Record<string, unknown>, account: 
  * shared bodies (shelving up to the default ALARM_SHELVE_MAX_MINUTES), each action's right from the shared
  * policy, the state machine of src/domain/alarms/states.ts (an action its state does not allow is 400
  * naming the alarm), every change a transition; and a rule's edit stamps its time. Messages in en-US, as
- * the server words them; the mocks know no scope, so every role sees every alarm. The lists and single
+ * the server words them; an alarm of a device out of the caller's scope is not found. The lists and single
  * reads are the generated REST handlers over the same tables.
  */
-export const alarmHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, { history, condition }: Omit<MockAlarms, 'alarms'>) => {
+export const alarmHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, scope: MockScope, { history, condition }: Omit<MockAlarms, 'alarms'>) => {
   const alarms = tables.get('alarms') ?? [];
   const rules = tables.get('alarm-rules') ?? [];
   const bodies = alarmActionBodies();
@@ -143,7 +144,7 @@ export const alarmHandlers = (restBase: string, tables: Map<string, WireRecord[]
     if (refusal === 'notSignedIn') return answer(401, 'not logged in', 50008);
     return refusal === 'forbidden' ? answer(403, 'access denied', 40300) : undefined;
   };
-  const find = (id: unknown) => alarms.find((alarm) => String(alarm.id) === String(id));
+  const find = (request: Request, id: unknown) => alarms.find((alarm) => String(alarm.id) === String(id) && scope.seesDevice(request, alarm.deviceId));
   const notFound = () => answer(404, 'not found', 40400);
   const url = `${restBase}/${ALARMS_PATH}`;
 
@@ -151,7 +152,7 @@ export const alarmHandlers = (restBase: string, tables: Map<string, WireRecord[]
     http.get(`${url}/:id/history`, ({ request, params }) => {
       const refused = refuse(request, 'alarms', 'show');
       if (refused) return refused;
-      const alarm = find(params.id);
+      const alarm = find(request, params.id);
       return alarm ? HttpResponse.json(history.get(Number(alarm.id)) ?? []) : notFound();
     }),
     http.post(`${url}/:id/:action`, async ({ request, params }) => {
@@ -159,7 +160,7 @@ export const alarmHandlers = (restBase: string, tables: Map<string, WireRecord[]
       if (!isAction(action)) return notFound();
       const refused = refuse(request, 'alarms', ALARM_ACTION_RIGHTS[action]);
       if (refused) return refused;
-      const alarm = find(params.id);
+      const alarm = find(request, params.id);
       if (!alarm) return notFound();
       const body = bodies[action].safeParse((await readJson(request)) ?? {});
       if (!body.success) return answer(400, badInputMessage(body.error), 40000);

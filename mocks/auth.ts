@@ -5,6 +5,7 @@ import { isLevel, levelToRole, MOCK_SWITCH_ROLE_PATH, roleToLevel, ROLES, type L
 import { ACCOUNT_CALLS } from '../src/resources/accounts/config';
 import { USER_MENU_PATH, userMenuFor } from '../src/domain/menu';
 import { DEFAULT_PASSWORD_MIN_LENGTH } from '../src/domain/password';
+import type { WireRecord } from '../src/resources/model';
 import { fail, ok } from './envelope';
 
 /** A sign-in account of the mocks: its password, level, id and the account it sits under. */
@@ -19,8 +20,8 @@ export interface MockAccount {
 }
 
 /**
- * The old console's mock sign-in: an admin (Level 0) and a user (Level 1); and a client (Level 3),
- * so the mock mode can show what an account that manages no accounts sees. The unit tests' mocks sign
+ * The old console's mock sign-in: an admin (Level 0), a user (Level 1) under it; and a client (Level 3)
+ * under the user, so the mock mode can show what an account that manages no accounts sees. The unit tests' mocks sign
  * these in; `npm run dev:mock` signs in the demo's accounts instead (mocks/demo.ts).
  * Their passwords are seeded like the server's demo accounts, so shorter than the rule a chosen password
  * must follow (docs/server-auth.md).
@@ -31,13 +32,32 @@ export const MOCK_ACCOUNTS: Record<string, { Code: string; Level: Level }> = {
   client: { Code: 'Client2026', Level: 3 },
 };
 
+/** Each old console account's upper administrator: a chain, so each administrator has someone below it to see. */
+const OLD_CONSOLE_UPPER: Record<string, string | null> = { admin: null, user: 'admin', client: 'user' };
+
 const OLD_CONSOLE_ACCOUNTS: readonly MockAccount[] = Object.entries(MOCK_ACCOUNTS).map(([Account, { Code, Level }], index) => ({
   Account,
   Code,
   Level,
   id: index + 1,
-  SubAdmin: Level === 0 ? null : 'admin',
+  SubAdmin: OLD_CONSOLE_UPPER[Account] ?? null,
 }));
+
+/** How many of the generated chambers the old console's client manages: the first ones (user manages them all). */
+export const MOCK_CLIENT_DEVICES = 10;
+
+/**
+ * The old console's accounts as get_Admins lists them, over the generated chambers `devices`: the tree the
+ * scope model reads (mocks/scope.ts), user managing every chamber and client the first MOCK_CLIENT_DEVICES.
+ */
+export const oldConsoleAccountRecords = (devices: readonly unknown[]): WireRecord[] =>
+  OLD_CONSOLE_ACCOUNTS.map(({ Account, Level, SubAdmin }) => ({
+    Account,
+    SubId: OLD_CONSOLE_ACCOUNTS.find((upper) => upper.Account === SubAdmin)?.id ?? null,
+    Level,
+    SubAdmin,
+    DeviceIds: Level === 0 ? [] : devices.slice(0, Account === 'client' ? MOCK_CLIENT_DEVICES : devices.length),
+  }));
 
 /** What the mocks know of a sign-in account: changed by the password calls and add_Admin, per mock server. */
 export interface MockCredential extends Omit<MockAccount, 'Account'> {

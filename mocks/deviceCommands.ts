@@ -5,6 +5,7 @@ import type { DeviceCommandRecord } from '../src/resources/devices/requests';
 import type { WireRecord } from '../src/resources/model';
 import type { AccessCheck } from './access';
 import { restResourceHandlers } from './rest';
+import type { MockScope } from './scope';
 
 /** A mocked chamber answers an acknowledged or refused command this long after it was sent. */
 export const MOCK_ACK_MS = 1000;
@@ -119,11 +120,11 @@ export const commandLog = (
 
 /**
  * `GET <restBase>/device-commands` and `/:cmdId` (docs/commands.md) over the log, in ra-data-simple-rest's
- * shape (mocks/rest.ts: Content-Range, 404 for an unknown id), read-only like the server's. The server's
- * scope is the device's; the mocks show every device to every role, so every role reads every command.
+ * shape (mocks/rest.ts: Content-Range, 404 for an unknown id), read-only like the server's: the commands of
+ * the devices the caller sees, whoever issued them.
  */
-export const deviceCommandHandlers = (restBase: string, log: CommandLog, check: AccessCheck) => [
+export const deviceCommandHandlers = (restBase: string, log: CommandLog, check: AccessCheck, scope: MockScope) => [
   // Answers nothing: brings the statuses up to now, then msw goes on to the REST handlers below.
   http.get(`${restBase}/${DEVICE_COMMANDS_PATH}*`, () => log.settle()),
-  ...restResourceHandlers(restBase, deviceCommandsConfig, log.records, check).filter((handler) => handler.info.method === 'GET'),
+  ...restResourceHandlers(restBase, deviceCommandsConfig, log.records, check, scope).filter((handler) => handler.info.method === 'GET'),
 ];

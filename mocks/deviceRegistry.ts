@@ -87,6 +87,10 @@ export const deviceRegistryHandlers = (restBase: string, tables: Map<string, Wir
       const found = deviceAt(params.Id);
       if (found instanceof Response) return found;
       devices.splice(found.index, 1);
+      // No one is assigned a removed device any more: its records stay the super administrator's alone (docs/scope.md).
+      for (const account of tables.get('accounts') ?? []) {
+        if (Array.isArray(account.DeviceIds)) account.DeviceIds = account.DeviceIds.filter((id) => id !== found.device.Id);
+      }
       return HttpResponse.json(found.device);
     }),
   ];

@@ -18,24 +18,25 @@ import type { WireRecord } from '../src/resources/model';
 import { CODES } from '../src/domain/envelope';
 import { restFail } from './envelope';
 import { badInputMessage, refusalOf, type AccessCheck } from './access';
+import type { MockScope } from './scope';
 
 const DAY_MS = 86_400_000;
 
 /**
  * `GET <restBase>/fleet/summary` over the seeded tables, with the server's rules (server/fleet/summary.ts):
  * each figure is the number of records its list filter finds, with the shared list query, taken at `now`
- * (the unit tests' mocks stand at their fixed epoch, so their "today" is the seeded one). The mocks see
- * every seeded chamber, whatever the role (as their lists do).
+ * (the unit tests' mocks stand at their fixed epoch, so their "today" is the seeded one). Every figure
+ * counts the caller's scope only, as its lists do.
  */
-export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<string, WireRecord[]>, check: AccessCheck, now: () => number) => {
+export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<string, WireRecord[]>, check: AccessCheck, scope: MockScope, now: () => number) => {
   const table = (name: string) => tables.get(name) ?? [];
-  const found = (config: typeof devicesConfig | typeof ordersConfig | typeof alarmsConfig, filter: ListBody['filter']) =>
-    applyListQuery(config, table(config.name), { current: 1, pageSize: MAX_PAGE_SIZE, filter }).list;
-  const counted = (config: Parameters<typeof found>[0], filter: ListBody['filter']) => found(config, filter).length;
+  type Counted = typeof devicesConfig | typeof ordersConfig | typeof alarmsConfig;
+  const found = (request: Request, config: Counted, filter: ListBody['filter']) =>
+    applyListQuery(config, scope.visible(request, config.name, table(config.name)), { current: 1, pageSize: MAX_PAGE_SIZE, filter }).list;
 
   /** Bookings used since a day before the day, as the server reads them: finished today, or still run by their chamber. */
-  const sessionsOfDay = (day: { from: number }, now: number): SessionSpan[] =>
-    found(ordersConfig, { UseTime: { gte: day.from - DAY_MS, lte: now } }).flatMap((order) => {
+  const sessionsOfDay = (request: Request, day: { from: number }, now: number): SessionSpan[] =>
+    found(request, ordersConfig, { UseTime: { gte: day.from - DAY_MS, lte: now } }).flatMap((order) => {
       const device = table(devicesConfig.name).find((record) => record.Id === order.Id);
       const end = typeof order.FinishTime === 'number' ? order.FinishTime : undefined;
       const running = end === undefined && device?.OrderNum === order.OrderNum;
@@ -51,8 +52,9 @@ export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<strin
       const at = now();
       const day = localDay(at, query.data.tz);
       const orderFilters = orderFigureFilters(day);
+      const counted = (config: Counted, filter: ListBody['filter']) => found(request, config, filter).length;
       const chambers = {
-        total: table(devicesConfig.name).length,
+        total: scope.visible(request, devicesConfig.name, table(devicesConfig.name)).length,
         ...(Object.fromEntries(
           Object.entries(CHAMBER_FIGURE_FILTERS).map(([figure, filter]) => [figure, counted(devicesConfig, filter)]),
         ) as Record<keyof typeof CHAMBER_FIGURE_FILTERS, number>),
@@ -72,7 +74,7 @@ export const fleetSummaryHandlers = (restBase: string, tables: ReadonlyMap<strin
           medium: counted(alarmsConfig, ALARM_FIGURE_FILTERS.medium),
           low: counted(alarmsConfig, ALARM_FIGURE_FILTERS.low),
         },
-        utilisation: utilisationByHour(sessionsOfDay(day, at), day, at, chambers.total),
+        utilisation: utilisationByHour(sessionsOfDay(request, day, at), day, at, chambers.total),
       };
       return HttpResponse.json(summary);
     }),

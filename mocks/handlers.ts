@@ -2,10 +2,11 @@ import { getResponse, http, type RequestHandler } from 'msw';
 import type { ResourceConfig } from '../src/resources/types';
 import { RESOURCE_CONFIGS } from '../src/resources/configs';
 import { devicesConfig } from '../src/resources/devices/config';
+import { accountsConfig } from '../src/resources/accounts/config';
 import { UPSTREAM_ALIASES } from '../src/resources/accounts/calls';
 import { MAX_PAGE_SIZE } from '../src/resources/query';
 import { sharedPolicy, type AccessCheck } from './access';
-import { authHandlers, mockCredentials, mustChangeCodeGate } from './auth';
+import { authHandlers, mockCredentials, mustChangeCodeGate, oldConsoleAccountRecords } from './auth';
 import { accountCallHandlers } from './accountCalls';
 import { alarmHandlers, seededAlarms } from './alarms';
 import { commandLog, deviceCommandHandlers, noCommands, OLD_CONSOLE_CHAMBERS, type ChamberRates } from './deviceCommands';
@@ -17,6 +18,7 @@ import { liveHandlers } from './live';
 import { messageHandlers } from './messages';
 import { orderHandlers, settleSeededOrders } from './orders';
 import { restResourceHandlers } from './rest';
+import { mockScope } from './scope';
 import { MOCK_EPOCH, seedTables } from './seed';
 import { mockNow, type MockState } from './state';
 import { upstreamResourceHandlers } from './upstream';
@@ -36,10 +38,15 @@ export interface MockOptions {
 
 /**
  * The unit tests' mock data: MOCK_TOTAL generated records per resource, dated back from the fixed
- * MOCK_EPOCH so runs are the same every time, and the old console's sign-in accounts.
+ * MOCK_EPOCH so runs are the same every time, and the old console's sign-in accounts, which the accounts
+ * table lists with the chambers they manage. The generated accounts' upper administrators are none of
+ * these: only a super administrator sees them.
  */
 export const generatedState = (resources: readonly ResourceConfig[] = RESOURCE_CONFIGS): MockState => {
   const tables = seedTables(resources);
+  // The sign-in accounts take the place of the last generated ones, so the list keeps MOCK_TOTAL accounts.
+  const accounts = tables.get(accountsConfig.name);
+  if (accounts !== undefined) accounts.splice(-3, 3, ...oldConsoleAccountRecords((tables.get(devicesConfig.name) ?? []).map((device) => device.Id)));
   settleSeededOrders(tables.get('orders') ?? []);
   // The seeded alarms' transitions and conditions, made again the way the alarms table was (mocks/seed.ts).
   const { history, condition } = seededAlarms(tables.get('devices') ?? [], MOCK_EPOCH);
@@ -72,6 +79,8 @@ export const handlers = (
   const { tables, credentials } = state;
   const tableOf = (config: ResourceConfig) => tables.get(config.name) ?? [];
   const commands = commandLog(state.commands, chambers);
+  // Every answer keeps to the signed-in account's scope, by the same model as the server (./scope.ts).
+  const scope = mockScope(tables, credentials);
   const all: RequestHandler[] = [];
   /** A call answered by the handlers above, as the console would make it (the live stream asks the device list who sees what). */
   const answer = (request: Request) => getResponse(all, request);
@@ -90,20 +99,20 @@ export const handlers = (
   all.push(
     mustChangeCodeGate(upstreamBase, credentials),
     ...authHandlers(upstreamBase, credentials),
-    ...issueCommandHandlers(upstreamBase, tables, canAccess, commands),
-    ...accountCallHandlers(upstreamBase, tables, canAccess, credentials),
-    ...orderHandlers(restBase, tables, canAccess, commands),
-    ...alarmHandlers(restBase, tables, canAccess, state.alarms),
+    ...issueCommandHandlers(upstreamBase, tables, canAccess, scope, commands),
+    ...accountCallHandlers(upstreamBase, tables, canAccess, scope, credentials),
+    ...orderHandlers(restBase, tables, canAccess, scope, commands),
+    ...alarmHandlers(restBase, tables, canAccess, scope, state.alarms),
     ...resources.flatMap((config) =>
       config.adapter === 'upstream'
-        ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess)
-        : restResourceHandlers(restBase, config, tableOf(config), canAccess),
+        ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess, scope)
+        : restResourceHandlers(restBase, config, tableOf(config), canAccess, scope),
     ),
-    ...deviceCommandHandlers(restBase, commands, canAccess),
+    ...deviceCommandHandlers(restBase, commands, canAccess, scope),
     ...deviceRegistryHandlers(restBase, tables, canAccess),
-    ...historyHandlers(restBase, tables, canAccess),
+    ...historyHandlers(restBase, tables, canAccess, scope),
     ...messageHandlers(upstreamBase, canAccess, { seededAt: state.seededAt, devices: tableOf(devicesConfig), boxes: state.messages }),
-    ...fleetSummaryHandlers(restBase, tables, canAccess, () => mockNow(state)),
+    ...fleetSummaryHandlers(restBase, tables, canAccess, scope, () => mockNow(state)),
     ...liveHandlers(restBase, { devices: () => tableOf(devicesConfig), commands, visibleTo: devicesVisibleTo, tickMs: liveTickMs }),
     ...aliasHandlers(upstreamBase, answer),
   );

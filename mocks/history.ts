@@ -4,6 +4,7 @@ import type { WireRecord } from '../src/resources/model';
 import { CODES } from '../src/domain/envelope';
 import { restFail } from './envelope';
 import { badInputMessage, refusalOf, type AccessCheck } from './access';
+import type { MockScope } from './scope';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -49,17 +50,17 @@ const bucketsOf = (rows: readonly WireRecord[], reading: HistoryReading, { base,
 /**
  * `GET <restBase>/devices/:Id/history?from&to&points` (src/domain/history.ts) over the seeded state records,
  * as the server answers it: the query checked with the shared schema (400 naming the field), 404 for an
- * unknown device, then at most `points` buckets per reading (every reading listed, those without a
+ * unknown device or one out of the caller's scope, then at most `points` buckets per reading (every reading listed, those without a
  * reading in the range with none), raw or from rollups as the server plans it.
  */
-export const historyHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck) => [
+export const historyHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, scope: MockScope) => [
   http.get(`${restBase}/devices/:Id/history`, ({ request, params }) => {
     const refusal = refusalOf(request, check, { resource: 'devices', action: 'show' });
     if (refusal) return refusal === 'notSignedIn' ? restFail(CODES.notSignedIn, 'not logged in') : restFail(CODES.forbidden, 'forbidden');
     const query = historyQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
     if (!query.success) return restFail(CODES.badInput, badInputMessage(query.error));
     const Id = String(params.Id);
-    if (!(tables.get('devices') ?? []).some((device) => device.Id === Id)) return restFail(CODES.notFound, 'not found');
+    if (!(tables.get('devices') ?? []).some((device) => device.Id === Id) || !scope.seesDevice(request, Id)) return restFail(CODES.notFound, 'not found');
     const plan = planFor(query.data, Date.now() - RAW_RETENTION_MS);
     // The mocks keep no rollups: a rollup bucket is made from the raw rows it covers, as the rollups were.
     const rows = (tables.get('state-records') ?? []).filter((row) => row.Id === Id && Number(row.Time) >= plan.base && Number(row.Time) < plan.end);

@@ -16,6 +16,7 @@ import { readJson, type AccessCheck } from './access';
 import { mockAccountOf } from './auth';
 import { commandLog, type CommandBody, type CommandLog } from './deviceCommands';
 import { fail, ok } from './envelope';
+import type { MockScope } from './scope';
 import { upstreamRefusal } from './upstream';
 
 const deviceIdSchema = z.object({ Id: z.string().trim().optional() });
@@ -53,12 +54,14 @@ export const serverBadInput = (error: z.ZodError): string => {
  * The upstream's commands to chambers: a device's permission, state and settings (docs/commands.md; spec
  * point 6's mock: an empty device Id is code 401 'device ID cannot be empty'), validated with the shared
  * request bodies of src/resources/devices/requests.ts, each answering the device and the `cmdId` of the
- * command it put in `commands`, as the server does. `tables` are the seeded resources.
+ * command it put in `commands`, as the server does. `tables` are the seeded resources; a device out of
+ * the caller's scope is not found.
  */
 export const issueCommandHandlers = (
   base: string,
   tables: Map<string, WireRecord[]>,
   check: AccessCheck,
+  scope: MockScope,
   commands: CommandLog = commandLog(),
 ) => {
   const devices = () => tables.get('devices') ?? [];
@@ -85,7 +88,7 @@ export const issueCommandHandlers = (
     if (!deviceIdSchema.safeParse(json).data?.Id) return { refused: fail(CODES.emptyDeviceId, 'device ID cannot be empty') };
     const body = schema.safeParse(json, { reportInput: true });
     if (!body.success) return { refused: fail(CODES.badInput, serverBadInput(body.error)) };
-    const device = devices().find((record) => record.Id === body.data.Id);
+    const device = devices().find((record) => record.Id === body.data.Id && scope.seesDevice(request, record.Id));
     return device ? { device, body: body.data } : { refused: fail(CODES.notFound, 'not found') };
   };
 

@@ -14,6 +14,7 @@ import { readJson, refusalOf, type AccessCheck } from './access';
 import type { CommandLog } from './deviceCommands';
 import { serverBadInput } from './issueCommands';
 import { seededReading } from './readings';
+import type { MockScope } from './scope';
 
 const MINUTE = 60_000;
 /** The server's default ORDER_EXPIRY_MINUTES: a booking's window. */
@@ -62,10 +63,10 @@ const sessionReadings = (order: WireRecord, from: number, to: number): SessionRe
 /**
  * Booking, cancelling and the session report under the REST prefix, with the server's rules (docs/orders.md):
  * the shared body schema, the booking time's limits, a chamber's overlapping bookings refused naming the
- * other one, only an unused booking cancelled; messages in en-US, as the server words them. The mocks
- * know no scope: every seeded device is bookable.
+ * other one, only an unused booking cancelled; messages in en-US, as the server words them. A device out
+ * of the caller's scope, and its bookings, are not found.
  */
-export const orderHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, commands: CommandLog) => {
+export const orderHandlers = (restBase: string, tables: Map<string, WireRecord[]>, check: AccessCheck, scope: MockScope, commands: CommandLog) => {
   const orders = tables.get('orders') ?? [];
   const devices = tables.get('devices') ?? [];
   /** The chamber's alarms raised in [from, to], oldest first, as the server answers them. */
@@ -79,7 +80,7 @@ export const orderHandlers = (restBase: string, tables: Map<string, WireRecord[]
     if (refusal === 'notSignedIn') return answer(401, 'not logged in', 50008);
     return refusal === 'forbidden' ? answer(403, 'access denied', 40300) : undefined;
   };
-  const find = (id: unknown) => orders.find((order) => String(order.id) === String(id));
+  const find = (request: Request, id: unknown) => orders.find((order) => String(order.id) === String(id) && scope.seesDevice(request, order.Id));
   const notFound = () => answer(404, 'not found', 40400);
 
   return [
@@ -94,7 +95,7 @@ export const orderHandlers = (restBase: string, tables: Map<string, WireRecord[]
       if (SetT > now + BOOKING_AHEAD_DAYS * 24 * 60 * MINUTE) {
         return answer(400, `the booking time may be at most ${BOOKING_AHEAD_DAYS} days ahead (SetT)`, 40000);
       }
-      if (!devices.some((device) => device.Id === Id)) return notFound();
+      if (!devices.some((device) => device.Id === Id) || !scope.seesDevice(request, Id)) return notFound();
       const conflict = orders.find((order) => {
         if (order.Id !== Id) return false;
         const state = orderStateOf(order);
@@ -123,7 +124,7 @@ export const orderHandlers = (restBase: string, tables: Map<string, WireRecord[]
     http.post(`${url}/:id/cancel`, ({ request, params }) => {
       const refused = refuse(request, 'cancel');
       if (refused) return refused;
-      const order = find(params.id);
+      const order = find(request, params.id);
       if (!order) return notFound();
       if (orderStateOf(order) !== 'open') {
         return answer(400, `booking ${String(order.OrderNum)} has been used, has expired or was cancelled: only a booking not yet used can be cancelled`, 40000);
@@ -134,7 +135,7 @@ export const orderHandlers = (restBase: string, tables: Map<string, WireRecord[]
     http.get(`${url}/:id/report`, ({ request, params }) => {
       const refused = refuse(request, 'show');
       if (refused) return refused;
-      const order = find(params.id);
+      const order = find(request, params.id);
       const device = devices.find((candidate) => candidate.Id === order?.Id);
       if (!order || !device) return notFound();
       const from = order.UseTime === null ? null : Number(order.UseTime);

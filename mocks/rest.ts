@@ -6,6 +6,7 @@ import type { FormView, ResourceConfig } from '../src/resources/types';
 import { CODES } from '../src/domain/envelope';
 import { restFail } from './envelope';
 import { badInputMessage, readJson, refusalOf, type AccessCheck } from './access';
+import type { MockScope } from './scope';
 
 
 const jsonParam = (params: URLSearchParams, name: string, fallback: unknown): unknown => {
@@ -36,16 +37,20 @@ const listBodyOfParams = (params: URLSearchParams): unknown => {
 
 /**
  * One REST resource in ra-data-simple-rest's shape (`Content-Range` on lists, PUT for updates), answered
- * from its table with the same query meaning as the upstream. REST resources are named by `id`.
+ * from its table with the same query meaning as the upstream. REST resources are named by `id`. Only
+ * records in the caller's scope are listed, read or touched; one out of scope is 404 (./scope.ts).
  */
-export const restResourceHandlers = (restBase: string, config: ResourceConfig, table: WireRecord[], check: AccessCheck) => {
+export const restResourceHandlers = (restBase: string, config: ResourceConfig, table: WireRecord[], check: AccessCheck, scope: MockScope) => {
   const url = `${restBase}/${config.adapter === 'rest' && config.path ? config.path : config.name}`;
   const refuse = (request: Request, action: string) => {
     const refusal = refusalOf(request, check, { resource: config.name, action });
     if (refusal === 'notSignedIn') return restFail(CODES.notSignedIn, 'not logged in');
     return refusal === 'forbidden' ? restFail(CODES.forbidden, 'forbidden') : undefined;
   };
-  const indexOf = (id: unknown) => table.findIndex((record) => String(recordId(config, record)) === String(id));
+  const indexOf = (request: Request, id: unknown) => {
+    const index = table.findIndex((record) => String(recordId(config, record)) === String(id));
+    return index >= 0 && scope.visible(request, config.name, [table[index] ?? {}]).length > 0 ? index : -1;
+  };
   /** simple-rest sends whole records on update, so fields the form does not write are ignored rather than refused. */
   const parse = async (request: Request, view: FormView) => writeSchema(config, view).strip().safeParse(await readJson(request));
   const nextId = () => Math.max(0, ...table.map((record) => Number(recordId(config, record)) || 0)) + 1;
@@ -56,15 +61,15 @@ export const restResourceHandlers = (restBase: string, config: ResourceConfig, t
       if (refused) return refused;
       const body = listBodySchema(config).safeParse(listBodyOf(request.url));
       if (!body.success) return restFail(CODES.badInput, badInputMessage(body.error));
-      const { list, total } = applyListQuery(config, table, body.data as ListBody);
+      const { list, total } = applyListQuery(config, scope.visible(request, config.name, table), body.data as ListBody);
       const start = (body.data.current - 1) * body.data.pageSize;
       return HttpResponse.json(list, { headers: { 'Content-Range': `${config.name} ${start}-${start + list.length - 1}/${total}` } });
     }),
     http.get(`${url}/:id`, ({ request, params }) => {
       const refused = refuse(request, 'show');
       if (refused) return refused;
-      const index = indexOf(params.id);
-      return index < 0 ? restFail(CODES.notFound, 'not found') : HttpResponse.json(table[index]);
+      const index = indexOf(request, params.id);
+      return index < 0 ? restFail(CODES.notFound, 'not found') : HttpResponse.json(scope.visible(request, config.name, [table[index] ?? {}])[0]);
     }),
     http.post(url, async ({ request }) => {
       const refused = refuse(request, 'create');
@@ -79,7 +84,7 @@ export const restResourceHandlers = (restBase: string, config: ResourceConfig, t
     http.put(`${url}/:id`, async ({ request, params }) => {
       const refused = refuse(request, 'edit');
       if (refused) return refused;
-      const index = indexOf(params.id);
+      const index = indexOf(request, params.id);
       if (index < 0) return restFail(CODES.notFound, 'not found');
       const body = await parse(request, 'edit');
       if (!body.success) return restFail(CODES.badInput, badInputMessage(body.error));
@@ -90,7 +95,7 @@ export const restResourceHandlers = (restBase: string, config: ResourceConfig, t
     http.delete(`${url}/:id`, ({ request, params }) => {
       const refused = refuse(request, 'delete');
       if (refused) return refused;
-      const index = indexOf(params.id);
+      const index = indexOf(request, params.id);
       if (index < 0) return restFail(CODES.notFound, 'not found');
       const [removed] = table.splice(index, 1);
       return HttpResponse.json(removed);

@@ -6,6 +6,7 @@ import { keySchema, writeSchema } from '../src/resources/schema';
 import type { ResourceConfig, UpstreamEndpoints } from '../src/resources/types';
 import { badInputMessage, readJson, refusalOf, type AccessCheck } from './access';
 import { fail, ok } from './envelope';
+import type { MockScope } from './scope';
 
 type UpstreamConfig = ResourceConfig & { adapter: 'upstream'; endpoints: UpstreamEndpoints };
 
@@ -20,10 +21,14 @@ export const upstreamRefusal = (request: Request, check: AccessCheck, resource: 
  * One resource's upstream calls, answered from its table: the list with paging, sort and filter as
  * the server answers them, and create, update and delete where the configuration has endpoints.
  * Bodies are validated with the resource's own schemas, so a bad one gets 40000 as from the server.
+ * Only records in the caller's scope are listed or touched; one out of scope is not found (./scope.ts).
  */
-export const upstreamResourceHandlers = (base: string, config: UpstreamConfig, table: WireRecord[], check: AccessCheck) => {
+export const upstreamResourceHandlers = (base: string, config: UpstreamConfig, table: WireRecord[], check: AccessCheck, scope: MockScope) => {
   const { list, create, update, delete: remove } = config.endpoints;
-  const indexOf = (key: WireRecord) => table.findIndex((record) => idFields(config).every((source) => record[source] === key[source]));
+  const indexOf = (request: Request, key: WireRecord) => {
+    const index = table.findIndex((record) => idFields(config).every((source) => record[source] === key[source]));
+    return index >= 0 && scope.visible(request, config.name, [table[index] ?? {}]).length > 0 ? index : -1;
+  };
   const empty = Object.fromEntries(readableEntries(config).map(([source]) => [source, null]));
 
   const listHandler = http.post(`${base}${list}`, async ({ request }) => {
@@ -31,7 +36,7 @@ export const upstreamResourceHandlers = (base: string, config: UpstreamConfig, t
     if (refused) return refused;
     const body = listBodySchema(config).safeParse((await readJson(request)) ?? {});
     if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
-    return ok(applyListQuery(config, table, body.data as ListBody));
+    return ok(applyListQuery(config, scope.visible(request, config.name, table), body.data as ListBody));
   });
 
   const createHandler = (path: string) =>
@@ -40,7 +45,7 @@ export const upstreamResourceHandlers = (base: string, config: UpstreamConfig, t
       if (refused) return refused;
       const body = writeSchema(config, 'create').safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
-      if (indexOf(body.data) >= 0) return fail(CODES.badInput, `${idFields(config).join(', ')}: already exists`);
+      if (table.some((record) => idFields(config).every((source) => record[source] === body.data[source]))) return fail(CODES.badInput, `${idFields(config).join(', ')}: already exists`);
       const record = { ...empty, ...withoutSecrets(config, body.data) };
       table.unshift(record);
       return ok(record);
@@ -52,7 +57,7 @@ export const upstreamResourceHandlers = (base: string, config: UpstreamConfig, t
       if (refused) return refused;
       const body = writeSchema(config, 'edit').safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
-      const index = indexOf(body.data);
+      const index = indexOf(request, body.data);
       if (index < 0) return fail(CODES.notFound, 'not found');
       const record = { ...table[index], ...body.data };
       table[index] = record;
@@ -65,7 +70,7 @@ export const upstreamResourceHandlers = (base: string, config: UpstreamConfig, t
       if (refused) return refused;
       const body = keySchema(config).safeParse(await readJson(request));
       if (!body.success) return fail(CODES.badInput, badInputMessage(body.error));
-      const index = indexOf(body.data);
+      const index = indexOf(request, body.data);
       if (index < 0) return fail(CODES.notFound, 'not found');
       table.splice(index, 1);
       return ok(null);

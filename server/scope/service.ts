@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
 
 /**
- * Scope (docs/product.md, "Account hierarchy"): which devices and accounts an account may see. Every
+ * Scope (docs/scope.md, the model of src/domain/scope/ in SQL): which devices and accounts an account may see. Every
  * list builds its query on these, so the rules are written once and tested without HTTP.
  * - The super administrator (Level 0) sees every device and every account.
  * - Any other account sees the devices assigned to it (account_devices), and the accounts of its own

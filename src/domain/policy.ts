@@ -3,7 +3,7 @@ import { ANY_ROLE, roleListAllows, type Role, type RoleList } from './roles';
 /**
  * The one role policy (docs/product.md, "What each role may do"). The authProvider, the msw handlers and
  * the server's guards all call canAccess, so each rule is written once, here. Scope (which accounts
- * and devices a role sees) is the server's business on top of this table.
+ * and devices an account sees) is the model of ./scope/ on top of this table.
  */
 export type Action =
   | 'list'

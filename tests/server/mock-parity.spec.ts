@@ -245,6 +245,7 @@ describe.each(STORE_KINDS)('the mocks answer every call as the server does (%s)'
       alarmAction: { write: true, run: () => provider.alarmAction(alarmId, 'ack', { comment: 'seen' }) },
       alarmHistory: { write: false, run: () => provider.alarmHistory(alarmId) },
       fleetSummary: { write: false, run: () => provider.fleetSummary(0) },
+      rotateDeviceSecret: { write: true, run: () => provider.rotateDeviceSecret(otherDevice) },
     };
     const custom = Object.keys(provider).filter((method) => !['getList', 'getOne', 'getMany', 'getManyReference', 'create', 'update', 'updateMany', 'delete', 'deleteMany'].includes(method));
     // A new custom method fails here until it is given arguments above.
@@ -303,5 +304,6 @@ describe.each(STORE_KINDS)('the mocks answer every call as the server does (%s)'
 
 /** A record each creatable resource's create form could send. */
 const CREATED: Readonly<Record<string, WireRecord>> = {
-  accounts: { Account: 'parity-new', Code: 'Parity2026z', Level: 3 },
+  accounts: { Account: 'parity-new', Code: 'Parity2026zz', Level: 3 },
+  devices: { Id: 'OC-PARITY', name: 'Parity', Type: 1, Location: 'Hall P' },
 };

@@ -73,11 +73,11 @@ describe('the demo in the mocks', () => {
 
   it('lets an account created in the mocks sign in, through add_Admin or its alias createUser', async () => {
     const first = await signIn('first', 'First2026');
-    expect((await post('/add_Admin', { Account: 'nurse-a', Code: 'Nurse2026a', Level: 2 }, first)).code).toBe(20000);
-    expect((await post('/createUser', { Account: 'nurse-b', Code: 'Nurse2026b', Level: 3 }, first)).code).toBe(20000);
-    const info = await post<{ Account: string; SubAdmin: string; Level: number }>('/api/user/info', {}, await signIn('nurse-b', 'Nurse2026b'));
+    expect((await post('/add_Admin', { Account: 'nurse-a', Code: 'Nurse2026abc', Level: 2 }, first)).code).toBe(20000);
+    expect((await post('/createUser', { Account: 'nurse-b', Code: 'Nurse2026bcd', Level: 3 }, first)).code).toBe(20000);
+    const info = await post<{ Account: string; SubAdmin: string; Level: number }>('/api/user/info', {}, await signIn('nurse-b', 'Nurse2026bcd'));
     expect(info.data).toMatchObject({ Account: 'nurse-b', SubAdmin: 'first', Level: 3 });
-    await signIn('nurse-a', 'Nurse2026a');
+    await signIn('nurse-a', 'Nurse2026abc');
   });
 
   it('keeps its data and sessions in the browser: a reload goes on signed in, with what was changed', async () => {

@@ -177,17 +177,21 @@ describe('mocked device commands (docs/commands.md)', () => {
     const ids: string[] = [];
     for (const State of ['Work', 'Stop', 'Repair'] as const) {
       vi.setSystemTime(Date.now() + 10);
-      ids.push((await http.post<Answer>(DEVICE_COMMANDS.changeState, { Id: 'Id-055', State })).cmdId);
+      ids.push((await http.post<Answer>(DEVICE_COMMANDS.changeState, { Id: 'Id-005', State })).cmdId);
     }
+    const elsewhere = (await http.post<Answer>(DEVICE_COMMANDS.changeState, { Id: 'Id-055', State: 'Work' })).cmdId;
 
-    const query = new URLSearchParams({ sort: '["issuedAt","DESC"]', range: '[0,1]', filter: JSON.stringify({ Id: ['Id-055'] }) });
+    // The client manages Id-005, not Id-055: it reads the commands of its own chambers only, whoever sent them.
+    const query = new URLSearchParams({ sort: '["issuedAt","DESC"]', range: '[0,1]', filter: JSON.stringify({ Id: ['Id-005', 'Id-055'] }) });
     const list = await read('client', `?${query.toString()}`);
     expect(list.status).toBe(200);
     expect(list.range).toBe('device-commands 0-1/3');
     expect((list.body as DeviceCommandRecord[]).map((record) => record.id)).toEqual([ids[2], ids[1]]);
 
-    const first = { id: ids[0], Id: 'Id-055', type: 'state', actor: 'user', command: { State: 'Work' } };
+    const first = { id: ids[0], Id: 'Id-005', type: 'state', actor: 'user', command: { State: 'Work' } };
     expect((await read('client', `/${ids[0] ?? ''}`)).body).toMatchObject(first);
+    expect(await read('client', `/${elsewhere}`)).toMatchObject({ status: 404, body: { message: 'not found' } });
+    expect((await read('user', `/${elsewhere}`)).status).toBe(200);
     expect(await read('admin', '/unknownCmd00000')).toMatchObject({ status: 404, body: { message: 'not found' } });
     expect((await read(undefined, '')).status).toBe(401);
   });

@@ -3,10 +3,11 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { BrowserRouter } from 'react-router-dom';
 import { handlers } from '../../mocks/handlers';
-import { MOCK_TOTAL, seedTables } from '../../mocks/seed';
+import { MOCK_CLIENT_DEVICES } from '../../mocks/auth';
+import { generatedState } from '../../mocks/handlers';
+import { MOCK_TOTAL } from '../../mocks/seed';
 import { App } from '../../src/App';
 import { accountsConfig } from '../../src/resources/accounts/config';
-import { RESOURCE_CONFIGS } from '../../src/resources/configs';
 import { applyListQuery } from '../../src/resources/query';
 import { signIn } from './console';
 import { bodyRows, column, wait } from './resources/dom';
@@ -41,7 +42,7 @@ const fact = (id: string) => screen.getByTestId(`user-info-${id}`).textContent;
 
 /** The seeded accounts below a super administrator: every one of a lower rank, first page in the list's order. */
 const seededTeam = () => {
-  const accounts = seedTables(RESOURCE_CONFIGS).get('accounts') ?? [];
+  const accounts = generatedState().tables.get('accounts') ?? [];
   return applyListQuery(accountsConfig, accounts, { current: 1, pageSize: 10, filter: { Level: [1, 2, 3] } });
 };
 
@@ -75,9 +76,9 @@ describe('user info', () => {
 
   it('shows a client its devices and an empty team that says why, without asking for accounts', async () => {
     await openUserInfo('client', 'Client2026');
-    await waitFor(() => expect(fact('devices')).toBe(`管理的设备数: ${MOCK_TOTAL}`), wait);
+    await waitFor(() => expect(fact('devices')).toBe(`管理的设备数: ${MOCK_CLIENT_DEVICES}`), wait);
     expect(fact('level')).toBe('账号级别: 普通用户');
-    expect(fact('upper-admin')).toBe('上级管理员: admin');
+    expect(fact('upper-admin')).toBe('上级管理员: user');
     expect(fact('team')).toBe('下级账号数: 0');
     await waitFor(() => expect(bodyRows()).toHaveLength(10), wait);
 

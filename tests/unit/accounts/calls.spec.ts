@@ -55,6 +55,7 @@ describe('the mocked account calls (shared schemas, the server\'s answers)', () 
       Level: 2,
       SubAdmin: 'user',
       DeviceIds: ['Id-001', 'Id-002'],
+      Disabled: false,
     });
     await expect(http.post('/add_Admin', { Account: 'ops1', Code: 'Chamber2026ox', Level: 3 })).rejects.toMatchObject({ code: 40000 });
     await expect(http.post('/add_Admin', { Account: 'ops2', Code: 'Chamber2026ox', Level: 3, DeviceIds: ['Id-999'] })).rejects.toMatchObject({
@@ -107,8 +108,8 @@ describe('the mocked account calls (shared schemas, the server\'s answers)', () 
 
   it('update_Admin and delete_Admin: the hierarchy\'s rules of the server, refusals naming the field', async () => {
     const { http } = await mockSession('admin');
-    await http.post('/add_Admin', { Account: 'm-lead', Code: 'Chamber2026', Level: 1 });
-    await http.post('/add_Admin', { Account: 'm-kid', Code: 'Chamber2026', Level: 3 });
+    await http.post('/add_Admin', { Account: 'm-lead', Code: 'Chamber2026ox', Level: 1 });
+    await http.post('/add_Admin', { Account: 'm-kid', Code: 'Chamber2026ox', Level: 3 });
     await expect(http.post('/update_Admin', { Account: 'm-kid', SubAdmin: 'm-lead' })).resolves.toMatchObject({ Account: 'm-kid', SubAdmin: 'm-lead', Level: 3 });
     await expect(http.post('/update_Admin', { Account: 'm-lead', Level: 3 })).rejects.toMatchObject({ code: 40000, message: 'Level: account m-kid sits directly below at that level or higher' });
     await expect(http.post('/update_Admin', { Account: 'm-lead', SubAdmin: 'm-kid' })).rejects.toMatchObject({ code: 40000, message: 'SubAdmin: m-kid is m-lead itself or an account below it' });

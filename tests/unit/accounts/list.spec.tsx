@@ -58,7 +58,7 @@ describe('the account list at /other/manager (the accounts resource)', () => {
   it('lets an administrator reset a password and shows the NewCode once, with a working copy button', async () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    await renderConsole('/accounts', { account: 'user' });
+    await renderConsole('/accounts', { account: 'admin' });
     await screen.findByText('第 1-10 条，共 55 条', {}, wait);
     fireEvent.click(await within(rowOf('Account-001')).findByText('重置密码', {}, wait));
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMockServer } from '../../../mocks/node';
+import { MOCK_CLIENT_DEVICES } from '../../../mocks/auth';
 import type { LoginResult } from '../../../src/domain/auth';
 import type { ResetAnswer } from '../../../src/resources/accounts/calls';
 import { MUST_CHANGE_CODE_KEY } from '../../../src/providers/authProvider';
@@ -139,7 +140,7 @@ describe('an account whose password was reset', () => {
     await expect(http.post('/api/user/info')).resolves.toMatchObject({ Account: 'client', Level: 3 });
     // A password of the client's own (the mocks keep passwords for the whole file: the next test signs in with it).
     await http.post('/code/self_reset_Code', { OldCode: NewCode, NewCode: CLIENT_CHOSEN });
-    await expect(http.post('/list/get_OCProperty', {})).resolves.toMatchObject({ total: 55 });
+    await expect(http.post('/list/get_OCProperty', {})).resolves.toMatchObject({ total: MOCK_CLIENT_DEVICES });
   });
 });
 
