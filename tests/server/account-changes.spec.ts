@@ -230,7 +230,7 @@ describe.each(STORE_KINDS)('account changes (%s)', (kind) => {
       const ended = await connect(base, other);
       await kept.until(ready);
       await ended.until(ready);
-      const changed = await as('client', '/code/self_reset_Code', { OldCode: 'Client2026', NewCode: 'Client2027x' });
+      const changed = await as('client', '/code/self_reset_Code', { OldCode: 'Client2026', NewCode: 'Client2027xyz' });
       expect(changed.code, changed.raw).toBe(CODES.ok);
       await ended.ended;
       app.ctx.live.publish({ type: 'device', data: { Id: 'OC-A1', Online: false } });
@@ -289,7 +289,7 @@ describe.each(STORE_KINDS)('account changes (%s)', (kind) => {
       expect(log.json<{ actor: string; action: string }[]>()).toContainEqual(expect.objectContaining({ actor: 'client', action: 'auth.signIn' }));
 
       // A new account may take the name; it inherits nothing.
-      const again = await as('second', '/add_Admin', { Account: 'client', Code: 'Client2028x', Level: 3 });
+      const again = await as('second', '/add_Admin', { Account: 'client', Code: 'Client2028xyz', Level: 3 });
       expect(again.data).toMatchObject({ Account: 'client', DeviceIds: [], Disabled: false });
     });
   });
