@@ -1,16 +1,12 @@
+import './zodWithoutEval';
 import { StrictMode } from 'react';
 import { CacheProvider } from '@emotion/react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { config as zodConfig } from 'zod/v4/core';
 import { App } from './App';
 import { defaultConfig } from './config';
 import { loadMessages, storedLocale } from './i18n';
 import { createStyleCache } from './styleCache';
-
-// The Content-Security-Policy allows no eval: zod parses the answers without compiling its object
-// schemas into functions, and skips its probe for eval, which the browser would report as a violation.
-zodConfig({ jitless: true });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
