@@ -100,8 +100,8 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
   // react-admin announces failed data calls itself; the HTTP client announces only the custom methods'.
   const upstreamQuiet = quietly(http);
   const upstream: DataProvider = createUpstreamProvider(upstreamQuiet, resources);
-  const rest = createRestProvider(restBase, tokens, locale);
-  const restFetch = createRestFetch(tokens, locale);
+  const rest = createRestProvider(restBase, tokens, locale, http.fetch);
+  const restFetch = createRestFetch(tokens, locale, http.fetch);
   const alarmUrl = (id: RaRecord['id'], action?: string) =>
     `${restBase}/${ALARMS_PATH}/${encodeURIComponent(String(id))}${action === undefined ? '' : `/${action}`}`;
   const orderUrl = (id: RaRecord['id'], action: string) => `${restBase}/${ORDERS_PATH}/${encodeURIComponent(String(id))}/${action}`;

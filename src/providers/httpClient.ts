@@ -35,6 +35,7 @@ export const quietly = (http: HttpClient): HttpClient => ({
   post: (path, body, options) => http.post(path, body, { quiet: true, ...options }),
   onError: (listener) => http.onError(listener),
   onBackOff: (listener) => http.onBackOff(listener),
+  fetch: (url, init) => http.fetch(url, init),
 });
 
 export interface HttpClient {
@@ -43,6 +44,11 @@ export interface HttpClient {
   onError(listener: ErrorListener): () => void;
   /** Subscribe to pauses after a 429 (once per pause); the console says it waits. Returns the unsubscribe function. */
   onBackOff(listener: BackOffListener): () => void;
+  /**
+   * A plain fetch under the same back-off: it waits out a pause, and a 429 starts one (announced like the
+   * envelope's) and is sent once more after it. The REST API's calls go through it (rest.ts).
+   */
+  fetch(url: string, init: RequestInit): Promise<Response>;
 }
 
 export interface HttpClientOptions {
@@ -114,5 +120,6 @@ export const createHttpClient = ({ baseUrl, tokens, locale, fetch: fetcher = fet
       backOffListeners.add(listener);
       return () => backOffListeners.delete(listener);
     },
+    fetch: send,
   };
 };
