@@ -35,9 +35,12 @@ export const expireOverdue = async (ctx: Pick<AppContext, 'db' | 'config'>, now:
         .orderBy('id')
         .limit(EXPIRY_BATCH)
         .execute();
+      // Every booking is taken before any entry is appended: the audit chain's lock (PostgreSQL) is taken
+      // last, so this sweep never holds it while waiting for a booking a session start holds and audits.
+      const taken: typeof due = [];
+      for (const row of due) if (await takeOpenBooking(trx, row.id, { to: 'expired' })) taken.push(row);
       const expired: string[] = [];
-      for (const row of due) {
-        if (!(await takeOpenBooking(trx, row.id, { to: 'expired' }))) continue;
+      for (const row of taken) {
         await recordAudit(
           trx,
           SYSTEM_ACTOR,

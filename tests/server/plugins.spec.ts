@@ -3,12 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { alarmsPlugin } from '../../server/alarms/plugin';
 import { buildApp } from '../../server/app';
 import { authPlugin } from '../../server/auth/plugin';
+import { rateLimitPlugin } from '../../server/auth/rateLimit';
 import { commandSweeperPlugin } from '../../server/commands/sweeper';
 import { loadConfig } from '../../server/config';
 import { consolePlugin } from '../../server/console/plugin';
 import { contextPlugin } from '../../server/context';
 import { databasePlugin } from '../../server/db/plugin';
 import { healthPlugin } from '../../server/health';
+import { noStorePlugin } from '../../server/http/noStore';
 import { retentionSweeperPlugin } from '../../server/history/retention';
 import { httpPlugin } from '../../server/http/plugin';
 import { liveFeedPlugin } from '../../server/live/feed';
@@ -48,6 +50,8 @@ const refusalOf = ({ name = 'unnamed', dependencies = [], decorators = {} }: Plu
 const DEPENDENT: readonly (readonly [FastifyPluginAsync<any> | FastifyPluginCallback<any>, object])[] = [
   [contextPlugin, { config: {} }],
   [authPlugin, {}],
+  [noStorePlugin, {}],
+  [rateLimitPlugin, {}],
   [orderSweeperPlugin, {}],
   [commandSweeperPlugin, {}],
   [retentionSweeperPlugin, {}],
@@ -136,6 +140,8 @@ describe.each(STORE_KINDS)("the app's plugins (%s)", (kind) => {
       'oxygen-context',
       'oxygen-http',
       'oxygen-auth',
+      'oxygen-no-store',
+      'oxygen-rate-limit',
       'oxygen-order-sweeper',
       'oxygen-command-sweeper',
       'oxygen-retention-sweeper',

@@ -78,8 +78,8 @@ describe.each(STORE_KINDS)('scope (%s)', (kind) => {
     expect(orders.total).toBe(FLEET_ORDERS.filter((order) => order.device_id === 'OC-C1').length);
     const accounts = await listAccounts(ctx, other, { ...body, sort: { field: 'Account', order: 'ASC' } });
     expect(accounts.list).toEqual([
-      { Account: 'other', Level: 1, SubAdmin: 'admin', SubId: ids.admin, DeviceIds: ['OC-C1'] },
-      { Account: 'other-client', Level: 3, SubAdmin: 'other', SubId: ids.other, DeviceIds: [] },
+      { Account: 'other', Level: 1, SubAdmin: 'admin', SubId: ids.admin, DeviceIds: ['OC-C1'], Disabled: false },
+      { Account: 'other-client', Level: 3, SubAdmin: 'other', SubId: ids.other, DeviceIds: [], Disabled: false },
     ]);
     const none = await viewer('client2');
     expect(asRecords(await listDevices(ctx, none, body))).toEqual({ list: [], total: 0 });
