@@ -5,7 +5,7 @@ import { serverAndBrowserForThisFile, signIn } from './harness';
 
 /**
  * The device manager at a laptop's 1366 px, in Chromium against the real demo server, in both languages:
- * each row's actions on one line (their boxes share a top), device Ids on one line, types by name, and
+ * each row's actions on one line (their tops within a few pixels), device Ids on one line, types by name, and
  * the table as wide as the page: nothing to scroll sideways.
  */
 
@@ -31,7 +31,8 @@ const checkDeviceManager = async (page: Page, perRow: number, lastAction: string
   expect(rows.length).toBeGreaterThan(5);
   for (const { actions, idLines, idText } of rows) {
     expect(actions, idText).toHaveLength(perRow);
-    expect(new Set(actions).size, `${idText}: ${actions.join(', ')}`).toBe(1);
+    // One line: a wrapped action sits a row's height lower; a few pixels are the icon buttons' own offsets.
+    expect(Math.max(...actions) - Math.min(...actions), `${idText}: ${actions.join(', ')}`).toBeLessThanOrEqual(8);
     expect(idLines, idText).toBe(1);
   }
   const types = await page.locator('td.column-Type').allTextContents();
@@ -49,14 +50,14 @@ describe('the device manager is readable at 1366 px', () => {
     const page = await e2e.browser.newPage({ viewport: { width: 1366, height: 768 } });
     await signIn(page, e2e.server.url, 'admin', 'Admin2026');
     await page.goto(`${e2e.server.url}/list/device-manager`);
-    // The admin's row: open/close, set state, settings, edit.
-    await checkDeviceManager(page, 4, '编辑');
+    // The admin's row: open/close, set state, settings, edit, a new secret, remove.
+    await checkDeviceManager(page, 6, '编辑');
     await page.screenshot({ path: '/tmp/types-device-manager-zh.png' });
 
     await page.evaluate(() => localStorage.setItem('RaStore.locale', JSON.stringify('en-US')));
     await page.reload();
     await page.getByRole('columnheader', { name: 'Device ID' }).waitFor();
-    await checkDeviceManager(page, 4, 'Edit');
+    await checkDeviceManager(page, 6, 'Edit');
     await page.screenshot({ path: '/tmp/types-device-manager-en.png' });
     await page.close();
   });

@@ -62,6 +62,12 @@ const stickyActions = {
   '& .RaDatagrid-headerCell:last-of-type, & .RaDatagrid-row > td:last-of-type': { position: 'sticky', right: 0, zIndex: 1, backgroundColor: 'background.paper' },
 } as const;
 
+/**
+ * react-admin's delete button drawn as an icon like the other row actions, so a row keeps to one line at
+ * 1366 px; its label stays in the button's text (font size 0), so it is still the button's accessible name.
+ */
+const iconOnly = { fontSize: 0, minWidth: 0, padding: '3px', '& .MuiButton-startIcon': { margin: 0 } } as const;
+
 /** The record's edit form as a row icon, for roles the policy lets edit. */
 const EditAction = () => {
   const resource = useResourceContext();
@@ -80,7 +86,7 @@ const RowActions = ({ config, extra: Extra }: RowActionsProps) => (
   <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', whiteSpace: 'nowrap' }}>
     {Extra && <Extra />}
     {serves(config, 'edit') && <EditAction />}
-    {serves(config, 'delete') && <DeleteButton mutationMode="pessimistic" />}
+    {serves(config, 'delete') && <DeleteButton mutationMode="pessimistic" sx={iconOnly} />}
   </Box>
 );
 
@@ -117,7 +123,8 @@ export const ResourceList = ({ config, rowActions, toolbarActions }: ResourceLis
         body={StableDatagridBody}
         rowClick="show"
         omit={columns.filter(([, field]) => !shows(field, 'list')).map(([source]) => source)}
-        bulkActionButtons={serves(config, 'delete') ? undefined : false}
+        // A resource with actions of its own (devices, accounts) deletes one named record at a time, from its row.
+        bulkActionButtons={serves(config, 'delete') && !rowActions ? undefined : false}
         sx={hasRowActions ? { ...compactCells, ...stickyActions } : compactCells}
       >
         {columns.map(([source, field]) => fieldElement(config, source, field, labels, ids.includes(source) || shows(field, 'sort')))}

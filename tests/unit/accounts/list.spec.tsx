@@ -44,9 +44,9 @@ describe('the account list at /other/manager (the accounts resource)', () => {
   it('shows Account, SubId, Level and SubAdmin in that order, and the managed devices', async () => {
     await renderConsole('/accounts');
     await screen.findByText('第 1-10 条，共 55 条', {}, wait);
-    // After the selection's checkbox column (accounts can be deleted), the configuration's columns in order.
+    // The configuration's columns in order (no selection column: an account is deleted from its own row).
     const headers = [...document.querySelectorAll('table thead th')].map((header) => header.textContent);
-    expect(headers.slice(1, 7)).toEqual(['账号', '上级管理员编号', '账号级别', '上级管理员', '管理的设备', '已停用']);
+    expect(headers.slice(0, 6)).toEqual(['账号', '上级管理员编号', '账号级别', '上级管理员', '管理的设备', '已停用']);
     expect(cells('Account')).toHaveLength(10);
     expect(cells('Account')[0]).toBe('Account-001');
     expect(cells('SubId')[0]).toBe('849');

@@ -57,7 +57,7 @@ describe('device administration in the console (generated create, rotation and r
   it('rotates a device\'s secret after a confirmation naming it, and shows the new one once', async () => {
     await renderConsole('/devices');
     await listTotal();
-    const Id = within(firstRow()).getAllByRole('cell')[1]?.textContent ?? '';
+    const Id = within(firstRow()).getAllByRole('cell')[0]?.textContent ?? '';
     fireEvent.click(await within(firstRow()).findByRole('button', { name: '重新生成密钥' }, wait));
     const confirm = await screen.findByRole('dialog', { name: new RegExp(`^重新生成设备 ${Id}（.+）的密钥？$`) }, wait);
     fireEvent.click(within(confirm).getByRole('button', { name: '确认' }));
@@ -67,7 +67,7 @@ describe('device administration in the console (generated create, rotation and r
   it('removes a device after a confirmation naming it and saying what is kept', async () => {
     await renderConsole('/devices');
     const before = await listTotal();
-    const Id = within(firstRow()).getAllByRole('cell')[1]?.textContent ?? '';
+    const Id = within(firstRow()).getAllByRole('cell')[0]?.textContent ?? '';
     fireEvent.click(await within(firstRow()).findByRole('button', { name: /删除/ }, wait));
     const confirm = await screen.findByRole('dialog', { name: new RegExp(`^删除设备 ${Id}（.+）$`) }, wait);
     expect(within(confirm).getByText(/已有的订单和状态记录保留/)).toBeTruthy();
