@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import mqtt from 'mqtt';
 
 /**
  * server/main.ts as a real process: from source through tsx, or compiled as `npm start` runs it
@@ -83,3 +84,7 @@ export const startServer = ({ env, args = [], compiled, timeoutMs = 45_000 }: St
     });
   });
 };
+
+/** Ends the broker sessions of server instances gone for good (docs/mqtt.md: connect once with a clean start). */
+export const endBrokerSessions = (url: string, clientIds: readonly string[]): Promise<unknown> =>
+  Promise.all(clientIds.map(async (clientId) => (await mqtt.connectAsync(url, { clientId, clean: true, protocolVersion: 5, reconnectPeriod: 0 })).endAsync()));

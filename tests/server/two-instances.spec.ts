@@ -6,7 +6,7 @@ import { topicFor } from '../../src/domain/mqtt/topics';
 import type { Telemetry } from '../../src/domain/mqtt/payloads';
 import { deviceRow } from './fleet';
 import { connect, type OpenStream } from './live-client';
-import { buildServer, killServers, startServer, type ServerProcess } from './server-process';
+import { buildServer, endBrokerSessions, killServers, startServer, type ServerProcess } from './server-process';
 import { useStore } from './stores';
 
 /**
@@ -55,10 +55,7 @@ describe('two server instances on one PostgreSQL and Mosquitto', () => {
     await Promise.all(chambers.map((chamber) => chamber.endAsync(true)));
     killServers();
     await compiled?.remove();
-    // The instances' sessions on the shared broker end with them (clean start, then away).
-    await Promise.all(
-      ['a', 'b'].map(async (name) => (await mqtt.connectAsync(BROKER_URL, { clientId: `oxygen.test.${RUN}.${name}`, clean: true, protocolVersion: 5, reconnectPeriod: 0 })).endAsync()),
-    );
+    await endBrokerSessions(BROKER_URL, [`oxygen.test.${RUN}.a`, `oxygen.test.${RUN}.b`]);
   }, 30_000);
 
   const start = (name: 'a' | 'b'): Promise<ServerProcess> => {
