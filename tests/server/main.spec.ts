@@ -7,7 +7,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { lastWillFor } from '../../src/domain/mqtt/payloads';
 import { topicFor } from '../../src/domain/mqtt/topics';
-import { killServers, startServer, type ServerProcess } from './server-process';
+import { buildServer, killServers, startServer, type ServerProcess } from './server-process';
 import { throwawayCertificate } from './tls-certificate';
 
 /**
@@ -22,8 +22,8 @@ interface Started extends ServerProcess {
 
 const devices: MqttClient[] = [];
 
-const start = async (env: Record<string, string>, args: string[] = [], broker = /MQTT broker on port (\d+)/): Promise<Started> => {
-  const started = await startServer({ env: { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', ...env }, args });
+const start = async (env: Record<string, string>, args: string[] = [], broker = /MQTT broker on port (\d+)/, compiled?: string): Promise<Started> => {
+  const started = await startServer({ env: { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', ...env }, args, compiled });
   const note = broker.exec(started.ready);
   if (note === null) throw new Error(`the ready line does not name the broker (${String(broker)}): ${started.ready}`);
   return { ...started, mqttPort: Number(note[1] ?? 0) };
@@ -191,6 +191,26 @@ describe('server/main.ts', () => {
 
     server.child.kill('SIGTERM');
     expect(await server.exit).toEqual({ code: 0, signal: null });
+  }, 90_000);
+
+  it('compiled (npm run build:server) and run with plain node: stores a reading through its writer thread, logs no error, exits 0', async () => {
+    const built = await buildServer();
+    try {
+      const server = await start(demoEnv(), ['--demo'], undefined, built.dir);
+      const base = `http://127.0.0.1:${server.port}`;
+      const token = await adminToken(base);
+      const secret = await registerDevice(base, token, 'OC-JS1');
+      const chamber = await device(server.mqttPort, 'OC-JS1', secret);
+      const time = Date.now() - 60_000;
+      // Acknowledged once the writer thread (a .js file beside main.js) committed it.
+      await chamber.publishAsync(topicFor('OC-JS1', 'telemetry'), JSON.stringify({ Time: time, RCP: 1.3 }), { qos: 1 });
+      expect(storedTimes('OC-JS1')).toEqual([time]);
+      server.child.kill('SIGTERM');
+      expect(await server.exit).toEqual({ code: 0, signal: null });
+      expect(server.output()).not.toMatch(/"level":[56]0/);
+    } finally {
+      await built.remove();
+    }
   }, 90_000);
 
   it('with TLS only (MQTT_PLAIN=off) and WORKERS=2: names the TLS port, stores over TLS, and the workers still reach the broker on 127.0.0.1', async () => {
