@@ -6,7 +6,7 @@ import { handlers } from '../../mocks/handlers';
 import { latency, MOCK_DELAY_MS } from '../../mocks/latency';
 import { seedDemo } from '../../server/accounts/demo';
 import { seedDemoFleet } from '../../server/demo/fleet';
-import { DEMO_ACCOUNTS, DEMO_ASSIGNMENTS } from '../../src/domain/demo';
+import { DEMO_ACCOUNTS, DEMO_ADMIN, DEMO_ASSIGNMENTS } from '../../src/domain/demo';
 import { CODES } from '../../src/domain/envelope';
 import { OLD_CALLS, type OldCall, type OldCallTarget } from '../../src/domain/oldCalls';
 import { TEMPLATE_CALLS } from '../../src/domain/templateCalls';
@@ -125,6 +125,22 @@ describe.each(STORE_KINDS)('the server answers the old calls the table gives it 
       const answer = await serverAnswer(app, call, call.public ? '' : token);
       if (call.server) expectAnswered(call, answer);
       else expect.soft(answer.body.code, `${describeCall(call)} is the mocks' alone`).toBe(CODES.notFound);
+    }
+  });
+
+  it('answers the chambers and teams of each demo role as the mocks do', async () => {
+    const { app } = await signedInApp();
+    const mocks = mockSide(Date.now());
+    const asCall = (path: string): OldCall => ({ method: 'POST', path, owner: 'old-calls', server: true });
+    for (const { account, password } of [DEMO_ADMIN, ...DEMO_ACCOUNTS]) {
+      const signIn = { ...(LOGIN as OldCall), body: () => ({ Account: account, Code: password }) };
+      const [serverToken, mockToken] = [tokenOf(await serverAnswer(app, signIn, '')), tokenOf(await mockAnswer(mocks, signIn, ''))];
+      const both = async (path: string) => [(await serverAnswer(app, asCall(path), serverToken)).body.data, (await mockAnswer(mocks, asCall(path), mockToken))?.body.data];
+      const [serverProjects, mockProjects] = await both(USER_CENTER_CALLS.myProjects);
+      expect(serverProjects, account).toEqual(mockProjects);
+      const teams = (data: unknown) => (data as { name: string; peopleNumber: number }[]).map(({ name, peopleNumber }) => ({ name, peopleNumber }));
+      const [serverTeams, mockTeams] = await both(USER_CENTER_CALLS.myTeams);
+      expect(teams(serverTeams), account).toEqual(teams(mockTeams));
     }
   });
 
