@@ -1,7 +1,6 @@
 import { setupWorker } from 'msw/browser';
 import { chamberRatesFrom } from './deviceCommands';
-import { handlers } from './handlers';
-import { latency } from './latency';
+import { browserHandlers } from './latency';
 import { loadMockState, MOCK_RESET_PARAM, resetMockState, saveMockState } from './persist';
 
 /** The mocked chambers report every two seconds on the live stream. */
@@ -17,7 +16,7 @@ export const startMockWorker = async (upstreamBase: string, restBase: string) =>
   if (params.has(MOCK_RESET_PARAM)) resetMockState(window.localStorage);
   const state = loadMockState(window.localStorage, Date.now());
   const chambers = chamberRatesFrom((name) => params.get(name) ?? window.localStorage.getItem(name));
-  const worker = setupWorker(latency(upstreamBase), latency(restBase), ...handlers(upstreamBase, restBase, { state, chambers, liveTickMs: LIVE_TICK_MS }));
+  const worker = setupWorker(...browserHandlers(upstreamBase, restBase, { state, chambers, liveTickMs: LIVE_TICK_MS }));
   worker.events.on('response:mocked', () => saveMockState(window.localStorage, state));
   await worker.start({ onUnhandledRequest: 'bypass' });
   return worker;
