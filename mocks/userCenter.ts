@@ -45,12 +45,14 @@ export const userCenterHandlers = (base: string, tables: Tables, check: AccessCh
 
   const visits = (request: Request): VisitsAnswer => {
     const orders = scope.visible(request, 'orders', table('orders'));
-    const to = now();
+    // [middle, to) and [from, middle), up to and including now, as the server counts them.
+    const to = now() + 1;
+    const middle = to - VISITS_WINDOW_MS;
     const counted = (field: string, from: number, until: number) => orders.filter((order) => within(order[field], from, until)).length;
     const field = { sessions: 'UseTime', bookings: 'Time' } as const;
     return VISIT_FIGURES.map((figure) => {
-      const last = counted(field[figure], to - VISITS_WINDOW_MS, to + 1);
-      const earlier = counted(field[figure], to - 2 * VISITS_WINDOW_MS, to - VISITS_WINDOW_MS);
+      const last = counted(field[figure], middle, to);
+      const earlier = counted(field[figure], middle - VISITS_WINDOW_MS, middle);
       return { name: VISIT_NAMES[languageOf(request)][figure], visits: last, growth: growthPercent(last, earlier) };
     });
   };
