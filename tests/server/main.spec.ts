@@ -243,8 +243,9 @@ describe('server/main.ts', () => {
     const clientId = `oxygen.test.main-${process.pid}`;
     const broker = 'mqtt://127.0.0.1:1883';
     try {
-      // Empty is unset: no embedded broker settings beside MQTT_URL.
-      const external = { ...demoEnv(), MQTT_PORT: '', MQTT_HOST: '', WORKERS: '2', MQTT_URL: broker, MQTT_CLIENT_ID: clientId };
+      // Empty is unset: no embedded broker settings beside MQTT_URL. A group of its own, so that no other
+      // server on this broker (another test, a demo) takes a share of what the chambers publish.
+      const external = { ...demoEnv(), MQTT_PORT: '', MQTT_HOST: '', WORKERS: '2', MQTT_URL: broker, MQTT_CLIENT_ID: clientId, MQTT_SHARE_GROUP: `main${process.pid}` };
       const server = await start(external, ['--demo'], /MQTT external broker/);
       const base = `http://127.0.0.1:${server.port}`;
       const token = await adminToken(base);
