@@ -4,7 +4,12 @@
  * lower case where the old console's mock spelled them so. `{name}` is a parameter.
  */
 
+import { CHANNEL_FORM_MESSAGES, type ChannelFormRule } from '../../src/domain/channelFormMessages';
 import { DEFAULT_LOCALE, FALLBACK_LOCALE, LOCALES, type Locale } from '../../src/domain/locales';
+
+/** The template forms' rule messages (worded in src/domain/channelForm.ts) under `channelForm.<rule>`, each naming its field. */
+const withField = (texts: Record<ChannelFormRule, string>, name: (text: string) => string) =>
+  Object.fromEntries(Object.entries(texts).map(([rule, text]) => [`channelForm.${rule}`, name(text)])) as Record<`channelForm.${ChannelFormRule}`, string>;
 
 const enUS = {
   ok: 'success',
@@ -78,24 +83,7 @@ const enUS = {
   'type.array': 'a list',
   'type.value': 'a value of the right type',
   'validation.nulCharacter': '{field} must not contain the NUL character (U+0000)',
-  'channelForm.activityNameRequired': 'please enter the activity name ({field})',
-  'channelForm.activityNamePattern': 'enter at most 20 Chinese characters, letters or digits ({field})',
-  'channelForm.activityNameTaken': 'an activity named {name} was created already ({field})',
-  'channelForm.channelTypeRequired': 'please select a channel type ({field})',
-  'channelForm.promotionTimeRequired': 'please select the promotion time ({field})',
-  'channelForm.promotionTimeOrder': 'the promotion cannot end before it starts ({field})',
-  'channelForm.promoteLinkRequired': 'please enter the promotion link ({field})',
-  'channelForm.promoteLinkPattern': 'the link must start with http:// or https:// ({field})',
-  'channelForm.advertisingSourceRequired': 'please enter the advertising source ({field})',
-  'channelForm.advertisingMediaRequired': 'please enter the advertising media ({field})',
-  'channelForm.keywordRequired': 'please select a keyword ({field})',
-  'channelForm.advertisingContentRequired': 'please enter the advertising content ({field})',
-  'channelForm.textMax': 'at most {max} characters ({field})',
-  'channelForm.choiceRequired': 'please select one of the choices ({field})',
-  'channelForm.frameRate': 'enter a whole number from {min} to {max} fps ({field})',
-  'channelForm.bitRate': 'enter a whole number from {min} to {max} bps ({field})',
-  'channelForm.rateOrder': 'the default rate must lie between the minimum and the maximum rate ({field})',
-  'channelForm.invalid': '{field} is not a field of this form',
+  ...withField(CHANNEL_FORM_MESSAGES['en-US'], (text) => `${text} ({field})`),
   'box.by': 'by {by}',
   'box.command.permission': 'permission change',
   'box.command.state': 'state change',
@@ -198,24 +186,7 @@ const zhCN: Record<MessageKey, string> = {
   'type.array': '列表',
   'type.value': '正确类型的值',
   'validation.nulCharacter': '{field} 不能包含空字符（U+0000）',
-  'channelForm.activityNameRequired': '请输入活动名称（{field}）',
-  'channelForm.activityNamePattern': '输入汉字、字母或数字，最多20字符（{field}）',
-  'channelForm.activityNameTaken': '名为 {name} 的活动已创建（{field}）',
-  'channelForm.channelTypeRequired': '请选择渠道类型（{field}）',
-  'channelForm.promotionTimeRequired': '请选择推广时间（{field}）',
-  'channelForm.promotionTimeOrder': '推广结束时间不能早于开始时间（{field}）',
-  'channelForm.promoteLinkRequired': '请输入推广地址（{field}）',
-  'channelForm.promoteLinkPattern': '网址必须以 http:// 或 https:// 开头（{field}）',
-  'channelForm.advertisingSourceRequired': '请输入广告来源（{field}）',
-  'channelForm.advertisingMediaRequired': '请输入广告媒介（{field}）',
-  'channelForm.keywordRequired': '请选择关键词（{field}）',
-  'channelForm.advertisingContentRequired': '请输入广告内容（{field}）',
-  'channelForm.textMax': '最多不超过{max}字（{field}）',
-  'channelForm.choiceRequired': '请选择（{field}）',
-  'channelForm.frameRate': '输入范围[{min}, {max}]的整数（{field}）',
-  'channelForm.bitRate': '输入范围[{min}, {max}]的整数（{field}）',
-  'channelForm.rateOrder': '编码码率默认值须在最小值与最大值之间（{field}）',
-  'channelForm.invalid': '{field} 不是此表单的字段',
+  ...withField(CHANNEL_FORM_MESSAGES['zh-CN'], (text) => `${text}（{field}）`),
   'box.by': '操作人：{by}',
   'box.command.permission': '权限变更',
   'box.command.state': '状态变更',

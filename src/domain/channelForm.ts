@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { ChannelFormRule } from './channelFormMessages';
+
 
 /**
  * The template's step form (channel creation) and group form (video and audio parameters), with the old
@@ -23,26 +25,6 @@ export const RESOLUTIONS = ['1280x720', '1920x1080', '3840x2160'] as const;
 export const VIDEO_PROFILES = ['baseline', 'main', 'high'] as const;
 export const AUDIO_CHANNELS = ['1', '2'] as const;
 export const AUDIO_PROFILES = ['aac-lc', 'he-aac'] as const;
-
-export type ChannelFormRule =
-  | 'activityNameRequired'
-  | 'activityNamePattern'
-  | 'activityNameTaken'
-  | 'channelTypeRequired'
-  | 'promotionTimeRequired'
-  | 'promotionTimeOrder'
-  | 'promoteLinkRequired'
-  | 'promoteLinkPattern'
-  | 'advertisingSourceRequired'
-  | 'advertisingMediaRequired'
-  | 'keywordRequired'
-  | 'advertisingContentRequired'
-  | 'textMax'
-  | 'choiceRequired'
-  | 'frameRate'
-  | 'bitRate'
-  | 'rateOrder'
-  | 'invalid';
 
 const rule = (key: ChannelFormRule) => ({ params: { messageKey: `channelForm.${key}` } });
 
