@@ -51,6 +51,9 @@ describe('the step form (channel creation)', () => {
       { field: 'advertisingContent', rule: 'textMax', params: { max: 200 } },
     ]);
     expect(ruleOf(stepFormSchema, { ...VALID_STEP, promotionEnd: '2026-02-28' }, 'promotionEnd')).toBe('promotionTimeOrder');
+    // Named with the other problems, so the form shows them all at once.
+    expect(ruleOf(stepFormSchema, { ...VALID_STEP, channelType: '', promotionEnd: '2026-02-28' }, 'promotionEnd')).toBe('promotionTimeOrder');
+    expect(ruleOf(stepFormSchema, { ...VALID_STEP, promotionStart: '' }, 'promotionEnd')).toBeUndefined();
     expect(ruleOf(stepFormSchema, { ...VALID_STEP, keyword: ['other'] }, 'keyword.0')).toBe('choiceRequired');
   });
 
@@ -77,6 +80,7 @@ describe('the group form (video and audio parameters)', () => {
 
   it('wants the default rate between the minimum and the maximum, and a description of at most 200 characters', () => {
     expect(ruleOf(groupFormSchema, { ...VALID_GROUP, videoRateMin: 900, videoRateDefault: 800 }, 'videoRateDefault')).toBe('rateOrder');
+    expect(ruleOf(groupFormSchema, { ...VALID_GROUP, videoRateMax: 700, videoEncodingFrameRate: 0 }, 'videoRateDefault')).toBe('rateOrder');
     expect(ruleOf(groupFormSchema, { ...VALID_GROUP, description: 'x'.repeat(201) }, 'description')).toBe('textMax');
     expect(ruleOf(groupFormSchema, { ...VALID_GROUP, videoProfile: undefined }, 'videoProfile')).toBe('choiceRequired');
   });

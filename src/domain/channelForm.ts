@@ -13,11 +13,11 @@ export const CHANNEL_FORM_SUBMIT_PATH = '/api/channel-form/submit';
 export const CHANNEL_FORM_RESOURCE = 'channel-form';
 
 /** The old console's "at most 20 Chinese characters, letters or digits". */
-export const ACTIVITY_NAME_PATTERN = /^[a-zA-Z0-9\u4e00-\u9fa5]{1,20}$/;
+const ACTIVITY_NAME_PATTERN = /^[a-zA-Z0-9\u4e00-\u9fa5]{1,20}$/;
 /** The old console's "200 words": its inputs' maxLength, so characters. */
-export const TEXT_MAX = 200;
-export const FRAME_RATE = { min: 1, max: 30 } as const;
-export const BIT_RATE = { min: 150, max: 1800 } as const;
+const TEXT_MAX = 200;
+const FRAME_RATE = { min: 1, max: 30 } as const;
+const BIT_RATE = { min: 150, max: 1800 } as const;
 
 export const CHANNEL_TYPES = ['app', 'web', 'api'] as const;
 export const KEYWORDS = ['toutiao', 'volcano'] as const;
@@ -47,7 +47,7 @@ const isHttpLink = (value: string) => {
 };
 
 /** Step 1, basic information. */
-export const stepBasicSchema = z.strictObject({
+const stepBasicSchema = z.strictObject({
   activityName: z.string().refine(filled, rule('activityNameRequired')).refine((value) => !filled(value) || ACTIVITY_NAME_PATTERN.test(value), rule('activityNamePattern')),
   channelType: choice(CHANNEL_TYPES),
   promotionStart: day,
@@ -68,8 +68,18 @@ export const stepChannelSchema = z.strictObject({
   advertisingContent: requiredText('advertisingContentRequired'),
 });
 
+/** Whether `fields` of the value being checked are all of `type`: a rule across fields runs then, whatever else is wrong. */
+const holds =
+  (type: 'string' | 'number', ...fields: string[]) =>
+  ({ value }: { value: unknown }) =>
+    typeof value === 'object' && value !== null && fields.every((field) => typeof (value as Record<string, unknown>)[field] === type);
+
 const promotionInOrder = <T extends { promotionStart: string; promotionEnd: string }>(schema: z.ZodType<T>) =>
-  schema.refine((value) => value.promotionEnd >= value.promotionStart, { path: ['promotionEnd'], ...rule('promotionTimeOrder') });
+  schema.refine((value) => value.promotionEnd >= value.promotionStart, {
+    path: ['promotionEnd'],
+    ...rule('promotionTimeOrder'),
+    when: holds('string', 'promotionStart', 'promotionEnd'),
+  });
 
 export const stepBasicFormSchema = promotionInOrder(stepBasicSchema);
 
@@ -96,7 +106,7 @@ const groupFields = z.strictObject({
 /** The group form: every rate within its range, and the default video rate between the minimum and the maximum. */
 export const groupFormSchema = groupFields.refine(
   (value) => value.videoRateMin <= value.videoRateDefault && value.videoRateDefault <= value.videoRateMax,
-  { path: ['videoRateDefault'], ...rule('rateOrder') },
+  { path: ['videoRateDefault'], ...rule('rateOrder'), when: holds('number', 'videoRateMin', 'videoRateDefault', 'videoRateMax') },
 );
 
 /** `POST {API_PREFIX}/api/channel-form/submit` takes either form, told apart by `form`: the schema of the one `body` names. */

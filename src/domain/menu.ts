@@ -46,7 +46,7 @@ export type MenuPath = (typeof MENU_ROUTES)[number]['path'];
  * them on; while off, no menu lists them and their paths show not-found. The server's menu lists them
  * for the roles the policy lets open them; the console leaves out what it has off.
  */
-export const TEMPLATE_GROUPS: readonly MenuGroup[] = ['form', 'result'];
+const TEMPLATE_GROUPS: readonly MenuGroup[] = ['form', 'result'];
 export const isTemplateRoute = (route: Pick<MenuRoute, 'group'>): boolean => TEMPLATE_GROUPS.includes(route.group);
 
 /** `list` on a page's policy entry means "may open it". */

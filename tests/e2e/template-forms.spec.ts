@@ -186,7 +186,9 @@ describe('the template forms against the mocks (npm run dev:mock, VITE_TEMPLATE_
 
   it('shows every rule in both languages and ends on the success page, for a client too', async () => {
     const page = await browser.newPage();
-    await signIn(page, `${base}`, 'client', 'Client2026');
+    // Vite compiles the console's modules on this first visit.
+    await page.goto(`${base}/login`, { timeout: 120_000 });
+    await signIn(page, base, 'client', 'Client2026');
     await page.getByTestId('console-menu').locator('a[href="/form/group"]').waitFor();
     await groupForm(page, base, 'zh-CN');
     await stepForm(page, base, 'zh-CN', '秋季活动');

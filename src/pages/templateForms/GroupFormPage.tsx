@@ -1,9 +1,9 @@
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, CardContent, Grid, Stack, Typography } from '@mui/material';
 import { Form, NumberInput, SelectInput, TextInput, Title, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { AUDIO_CHANNELS, AUDIO_PROFILES, groupFormSchema, RESOLUTIONS, VIDEO_PROFILES, type GroupFormBody } from '../../domain/channelForm';
-import { channelFormValidator, ServerFieldError, useChannelFormSubmit, type SubmitOutcome } from './submit';
+import { channelFormValidator, KEEP_ERRORS, serverErrors, useChannelFormSubmit, type SubmitOutcome } from './submit';
 
 type Values = Omit<GroupFormBody, 'form'>;
 
@@ -68,10 +68,13 @@ export const GroupFormPage = () => {
   // Reset gives a new form from the defaults.
   const [generation, setGeneration] = useState(0);
   const initial: Values = sent && generation === 0 ? { ...DEFAULTS, ...withoutForm(sent) } : DEFAULTS;
+  const errors = useMemo(() => (generation === 0 ? serverErrors(sent && correction, Object.keys(DEFAULTS)) : undefined), [sent, correction, generation]);
   return (
     <Form
       key={generation}
       defaultValues={initial}
+      errors={errors}
+      resetOptions={KEEP_ERRORS}
       validate={(values: Record<string, unknown>) => validate({ form: 'group', ...values, description: values.description ?? '' })}
       onSubmit={(values: Record<string, unknown>) => submit({ ...(values as Values), description: (values.description as string | null) ?? '', form: 'group' })}
       noValidate
@@ -79,10 +82,7 @@ export const GroupFormPage = () => {
       <Title title={translate('app.menu.groupForm')} />
       <Stack spacing={2} sx={{ mt: 2 }} data-testid="group-form">
         {correction && sent && generation === 0 && (
-          <>
-            <Alert severity="error">{translate('app.channelForm.correction', { message: correction.message })}</Alert>
-            <ServerFieldError field={correction.field} message={correction.message} />
-          </>
+          <Alert severity="error">{translate('app.channelForm.correction', { message: correction.message })}</Alert>
         )}
         <Part title="app.channelForm.group.video">
           <Cell>

@@ -1,10 +1,9 @@
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Stack, Step, StepLabel, Stepper, Typography } from '@mui/material';
-import { BooleanInput, DateInput, Form, SelectArrayInput, SelectInput, TextInput, Title, useTranslate } from 'react-admin';
-import { useFormContext } from 'react-hook-form';
+import { BooleanInput, DateInput, Form, FormDataConsumer, SelectArrayInput, SelectInput, TextInput, Title, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { CHANNEL_TYPES, KEYWORDS, stepBasicFormSchema, stepChannelSchema, type StepFormBody } from '../../domain/channelForm';
-import { channelFormValidator, ServerFieldError, useChannelFormSubmit, type SubmitOutcome } from './submit';
+import { channelFormValidator, KEEP_ERRORS, serverErrors, useChannelFormSubmit, type SubmitOutcome } from './submit';
 
 type Basic = Pick<StepFormBody, 'activityName' | 'channelType' | 'promotionStart' | 'promotionEnd' | 'promoteLink'>;
 type Channel = Pick<StepFormBody, 'advertisingSource' | 'advertisingMedia' | 'keyword' | 'pushNotify' | 'advertisingContent'>;
@@ -30,8 +29,9 @@ const Buttons = ({ children }: { children: ReactNode }) => (
 /** Step 2's "previous": keeps what was typed for when the user comes back. */
 const PrevButton = ({ onPrev }: { onPrev: (values: Channel) => void }) => {
   const translate = useTranslate();
-  const { getValues } = useFormContext<Channel>();
-  return <Button onClick={() => onPrev(getValues())}>{translate('app.channelForm.prev')}</Button>;
+  return (
+    <FormDataConsumer<Channel>>{({ formData }) => <Button onClick={() => onPrev(formData)}>{translate('app.channelForm.prev')}</Button>}</FormDataConsumer>
+  );
 };
 
 /**
@@ -48,7 +48,8 @@ export const StepFormPage = () => {
   const [basic, setBasic] = useState<Basic>(sent ? { ...BASIC, ...pick(sent, BASIC) } : BASIC);
   const [channel, setChannel] = useState<Channel>(sent ? { ...CHANNEL, ...pick(sent, CHANNEL) } : CHANNEL);
   const submit = useChannelFormSubmit();
-  const serverError = correction && sent ? <ServerFieldError field={correction.field} message={correction.message} /> : null;
+  const basicErrors = useMemo(() => serverErrors(sent && correction, Object.keys(BASIC)), [sent, correction]);
+  const channelErrors = useMemo(() => serverErrors(sent && correction, Object.keys(CHANNEL)), [sent, correction]);
   const steps = [
     ['basic', 'basicHint'],
     ['channel', 'channelHint'],
@@ -79,6 +80,8 @@ export const StepFormPage = () => {
           {step === 0 && (
             <Form
               defaultValues={basic}
+              errors={basicErrors}
+              resetOptions={KEEP_ERRORS}
               validate={(values: Record<string, unknown>) => channelFormValidator(stepBasicFormSchema)(asText(values as Basic, BASIC))}
               onSubmit={(values: Record<string, unknown>) => {
                 setBasic(asText(values as Basic, BASIC));
@@ -86,7 +89,6 @@ export const StepFormPage = () => {
               }}
               noValidate
             >
-              {serverError}
               <TextInput source="activityName" label={field('activityName')} helperText={hint('activityName')} fullWidth />
               <SelectInput source="channelType" label={field('channelType')} choices={choices('channelType', CHANNEL_TYPES)} fullWidth />
               <Stack direction="row" spacing={2}>
@@ -104,6 +106,8 @@ export const StepFormPage = () => {
           {step === 1 && (
             <Form
               defaultValues={channel}
+              errors={channelErrors}
+              resetOptions={KEEP_ERRORS}
               validate={(values: Record<string, unknown>) => channelFormValidator(stepChannelSchema)(asText(values as Channel, CHANNEL))}
               onSubmit={async (values: Record<string, unknown>) => {
                 const typed = asText(values as Channel, CHANNEL);
@@ -113,7 +117,6 @@ export const StepFormPage = () => {
               }}
               noValidate
             >
-              {serverError}
               <TextInput source="advertisingSource" label={field('advertisingSource')} helperText={hint('advertisingSource')} fullWidth />
               <TextInput source="advertisingMedia" label={field('advertisingMedia')} helperText={hint('advertisingMedia')} fullWidth />
               <SelectArrayInput source="keyword" label={field('keyword')} choices={choices('keyword', KEYWORDS)} fullWidth />

@@ -1,6 +1,4 @@
-import { useEffect } from 'react';
 import { useDataProvider } from 'react-admin';
-import { useFormContext } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import type { z } from 'zod';
 import { channelFormProblems, type ChannelFormBody } from '../../domain/channelForm';
@@ -45,11 +43,12 @@ export const useChannelFormSubmit = () => {
   };
 };
 
-/** Back from the error page: the server's message under the field it names, once the form shows. */
-export const ServerFieldError = ({ field, message }: { field?: string; message: string }) => {
-  const { setError } = useFormContext();
-  useEffect(() => {
-    if (field !== undefined) setError(field, { type: 'server', message }, { shouldFocus: true });
-  }, [field, message, setError]);
-  return null;
-};
+/**
+ * Back from the error page: the server's message under the field it names, as react-hook-form's `errors`
+ * of the form that holds the field; give it with `resetOptions={KEEP_ERRORS}`, since react-admin's Form
+ * resets itself to its default values once mounted.
+ */
+export const serverErrors = (failed: { field?: string; message: string } | undefined, fields: readonly string[]) =>
+  failed?.field !== undefined && fields.includes(failed.field) ? { [failed.field]: { type: 'server', message: failed.message } } : undefined;
+
+export const KEEP_ERRORS = { keepErrors: true } as const;
