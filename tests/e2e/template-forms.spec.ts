@@ -84,8 +84,9 @@ const groupForm = async (page: Page, base: string, lang: Lang) => {
   await text('description').fill('x'.repeat(201));
   await page.getByRole('button', { name: APP[lang].channelForm.submit }).click();
   await expectErrors(page, [says(lang, 'frameRate'), says(lang, 'frameRate'), says(lang, 'bitRate'), says(lang, 'bitRate'), says(lang, 'textMax')]);
-  await text('videoRateDefault').fill('1800');
+  // The default rate is checked against the others when it changes.
   await text('videoRateMax').fill('900');
+  await text('videoRateDefault').fill('1800');
   await expect.poll(() => shownErrors(page)).toContain(says(lang, 'rateOrder'));
   for (const [field, value] of [['videoAcquisitionFrameRate', '30'], ['videoEncodingFrameRate', '1'], ['videoRateMin', '150'], ['videoRateMax', '1800'], ['audioEncodingRate', '1800']] as const) await text(field).fill(value);
   await text('description').fill('x'.repeat(200));
