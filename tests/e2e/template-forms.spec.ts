@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CHANNEL_FORM_MESSAGES, type ChannelFormRule } from '../../src/domain/channelFormMessages';
 import { appEnUS } from '../../src/i18n/app.en-US';
 import { appZhCN } from '../../src/i18n/app.zh-CN';
-import { freePort, launchChromium, serverAndBrowserForThisFile, signIn } from './harness';
+import { launchChromium, serverAndBrowserForThisFile, signIn, startMockConsole, type RunningConsole } from './harness';
 
 /**
  * The template's step and group forms (docs/console.md, "Template forms"): off until switched on, every
@@ -154,35 +153,18 @@ describe('the template forms against the real server', () => {
 });
 
 describe('the template forms against the mocks (npm run dev:mock, VITE_TEMPLATE_PAGES=true)', () => {
-  let vite: ChildProcess;
+  let mocked: RunningConsole;
   let base: string;
   let browser: Browser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    vite = spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--mode', 'mock', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, VITE_TEMPLATE_PAGES: 'true' },
-    });
-    let output = '';
-    vite.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    vite.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const deadline = Date.now() + 30_000;
-    while (!(await fetch(base).then((response) => response.ok, () => false))) {
-      if (vite.exitCode !== null || Date.now() > deadline) throw new Error(`vite --mode mock did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    browser = await launchChromium();
+    [mocked, browser] = await Promise.all([startMockConsole({ VITE_TEMPLATE_PAGES: 'true' }), launchChromium()]);
+    base = mocked.url;
   });
 
   afterAll(async () => {
     await browser?.close();
-    if (vite && vite.exitCode === null) {
-      const exited = new Promise((resolve) => vite.once('exit', resolve));
-      vite.kill('SIGTERM');
-      await exited;
-    }
+    await mocked?.stop();
   });
 
   it('shows every rule in both languages and ends on the success page, for a client too', async () => {
