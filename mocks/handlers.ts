@@ -9,6 +9,7 @@ import { sharedPolicy, type AccessCheck } from './access';
 import { authHandlers, mockCredentials, mustChangeCodeGate, oldConsoleAccountRecords } from './auth';
 import { accountCallHandlers } from './accountCalls';
 import { alarmHandlers, seededAlarms } from './alarms';
+import { channelFormHandlers } from './channelForms';
 import { commandLog, deviceCommandHandlers, noCommands, OLD_CONSOLE_CHAMBERS, type ChamberRates } from './deviceCommands';
 import { deviceRegistryHandlers } from './deviceRegistry';
 import { fleetSummaryHandlers } from './fleetSummary';
@@ -61,7 +62,7 @@ export const generatedState = (resources: readonly ResourceConfig[] = RESOURCE_C
  * the 40300 gate of an account that must change its password, sign-in, the commands, the account calls,
  * the booking calls (add_Admin with the level rule before the generated create) and the alarms' actions,
  * history and rule edits, the generated resource handlers, then the command log's REST read, a device's
- * history, the message box, the workplace's fleet summary and the live stream; last, the server's other
+ * history, the message box, the workplace's fleet summary, the template forms' submit and the live stream; last, the server's other
  * names of calls (src/resources/aliases.ts), each answered by the call it names.
  */
 /** The server's other names of calls (src/resources/accounts/calls.ts), each answered as the call it names. */
@@ -114,6 +115,7 @@ export const handlers = (
     ...historyHandlers(restBase, tables, canAccess, scope),
     ...messageHandlers(upstreamBase, canAccess, { seededAt: state.seededAt, devices: tableOf(devicesConfig), boxes: state.messages }),
     ...fleetSummaryHandlers(restBase, tables, canAccess, scope, () => mockNow(state)),
+    ...channelFormHandlers(upstreamBase, canAccess),
     ...liveHandlers(restBase, { devices: () => tableOf(devicesConfig), commands, visibleTo: devicesVisibleTo, tickMs: liveTickMs }),
     ...aliasHandlers(upstreamBase, answer),
     ...oldCallHandlers(upstreamBase, { tables, check: canAccess, scope, credentials, now: () => mockNow(state), answer }),

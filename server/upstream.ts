@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { UPSTREAM_ALIASES } from '../src/resources/accounts/calls';
 import { accountRoutes } from './accounts/routes';
 import { authRoutes } from './auth/routes';
+import { channelFormRoutes } from './channel-forms/routes';
 import { deviceRoutes } from './devices/routes';
 import { upstreamNotFound } from './http/plugin';
 import { registerListRoute } from './lists/route';
@@ -51,7 +52,8 @@ const aliasRoutes = (app: FastifyInstance, aliases: Readonly<Record<string, stri
 
 /**
  * The upstream contract, registered under API_PREFIX: one route plugin per concern with calls of its own
- * (sign-in, accounts, devices, the message box, the old console's user centre), every list from the registry
+ * (sign-in, accounts, devices, the message box, the old console's user centre, the template forms), every
+ * list from the registry
  * (server/resources/registry.ts), plus the aliases of src/resources/accounts/calls.ts. Unknown paths under the prefix answer 40400.
  * Encapsulated: its not-found handler and alias hook stay under the prefix.
  */
@@ -65,6 +67,7 @@ export const upstreamPlugin = fp(
     for (const resource of servedBy('upstream')) registerListRoute(app, resource);
     await app.register(messageRoutes);
     await app.register(userCenterRoutes);
+    await app.register(channelFormRoutes);
     checkAliases();
   },
   { name: 'oxygen-upstream', fastify: '5.x', encapsulate: true, dependencies: ['oxygen-context', 'oxygen-http', 'oxygen-auth'] },

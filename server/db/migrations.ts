@@ -548,6 +548,22 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.dropTable('sign_in_attempts').execute();
       },
     },
+    '0026_channel_forms': {
+      async up(db: Kysely<unknown>) {
+        // The template's step and group forms as submitted (docs/console.md, "Template forms"): the body as
+        // JSON, the step form's activity name apart, unique, since an activity is created once.
+        await withId(db.schema.createTable('channel_forms'))
+          .addColumn('form', 'varchar(8)', (col) => col.notNull())
+          .addColumn('activity_name', 'varchar(20)', (col) => col.unique())
+          .addColumn('body', 'text', (col) => col.notNull())
+          .addColumn('account_id', 'integer', (col) => col.references('accounts.id').onDelete('set null'))
+          .addColumn('submitted_at', 'bigint', (col) => col.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('channel_forms').execute();
+      },
+    },
   };
 };
 

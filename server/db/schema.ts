@@ -278,6 +278,18 @@ interface AlarmTransitionsTable {
   comment: string | null;
 }
 
+/** A submitted step or group form of the template pages (src/domain/channelForm.ts). */
+interface ChannelFormsTable {
+  id: Generated<number>;
+  form: string;
+  /** The step form's activity name; null for the group form. */
+  activity_name: string | null;
+  /** The submitted body, as JSON. */
+  body: string;
+  account_id: number | null;
+  submitted_at: number;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -294,6 +306,7 @@ export interface DB {
   alarm_rules: AlarmRulesTable;
   alarms: AlarmsTable;
   alarm_transitions: AlarmTransitionsTable;
+  channel_forms: ChannelFormsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -4,7 +4,12 @@
  * lower case where the old console's mock spelled them so. `{name}` is a parameter.
  */
 
+import { CHANNEL_FORM_MESSAGES, type ChannelFormRule } from '../../src/domain/channelFormMessages';
 import { DEFAULT_LOCALE, FALLBACK_LOCALE, LOCALES, type Locale } from '../../src/domain/locales';
+
+/** The template forms' rule messages (worded in src/domain/channelForm.ts) under `channelForm.<rule>`, each naming its field. */
+const withField = (texts: Record<ChannelFormRule, string>, name: (text: string) => string) =>
+  Object.fromEntries(Object.entries(texts).map(([rule, text]) => [`channelForm.${rule}`, name(text)])) as Record<`channelForm.${ChannelFormRule}`, string>;
 
 const enUS = {
   ok: 'success',
@@ -78,6 +83,7 @@ const enUS = {
   'type.array': 'a list',
   'type.value': 'a value of the right type',
   'validation.nulCharacter': '{field} must not contain the NUL character (U+0000)',
+  ...withField(CHANNEL_FORM_MESSAGES['en-US'], (text) => `${text} ({field})`),
   'box.by': 'by {by}',
   'box.command.permission': 'permission change',
   'box.command.state': 'state change',
@@ -180,6 +186,7 @@ const zhCN: Record<MessageKey, string> = {
   'type.array': '列表',
   'type.value': '正确类型的值',
   'validation.nulCharacter': '{field} 不能包含空字符（U+0000）',
+  ...withField(CHANNEL_FORM_MESSAGES['zh-CN'], (text) => `${text}（{field}）`),
   'box.by': '操作人：{by}',
   'box.command.permission': '权限变更',
   'box.command.state': '状态变更',

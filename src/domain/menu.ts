@@ -5,7 +5,7 @@ import type { Role } from './roles';
  * The old console's route table with the fixes of docs/product.md, as plain data: the console adds
  * icons and elements (routeTable.tsx); the server answers `/api/user/menu` from the same table.
  */
-export const MENU_GROUPS = ['dashboard', 'list', 'other', 'user', 'exception'] as const;
+export const MENU_GROUPS = ['dashboard', 'list', 'other', 'form', 'result', 'user', 'exception'] as const;
 export type MenuGroup = (typeof MENU_GROUPS)[number];
 
 /** One screen: its path, the policy entry that decides who may open it, and its menu entry. */
@@ -27,6 +27,10 @@ export const MENU_ROUTES = [
   { path: '/other/order-manager', resource: 'orders', labelKey: 'app.menu.orderManager', group: 'other' },
   { path: '/other/order-list', resource: 'orders', labelKey: 'app.menu.orderList', group: 'other' },
   { path: '/other/manager', resource: 'accounts', labelKey: 'app.menu.userManager', group: 'other' },
+  { path: '/form/step', resource: 'channel-form', labelKey: 'app.menu.stepForm', group: 'form' },
+  { path: '/form/group', resource: 'channel-form', labelKey: 'app.menu.groupForm', group: 'form' },
+  { path: '/result/success', resource: 'form-result', labelKey: 'app.menu.resultSuccess', group: 'result' },
+  { path: '/result/error', resource: 'form-result', labelKey: 'app.menu.resultError', group: 'result' },
   { path: '/user/info', resource: 'user-info', labelKey: 'app.menu.userInfo', group: 'user' },
   { path: '/user/setting', resource: 'user-setting', labelKey: 'app.menu.userSetting', group: 'user' },
   { path: '/exception/403', resource: 'exception-403', labelKey: 'app.menu.exception403', group: 'exception' },
@@ -35,6 +39,15 @@ export const MENU_ROUTES = [
 ] as const satisfies readonly MenuRoute[];
 
 export type MenuPath = (typeof MENU_ROUTES)[number]['path'];
+
+/**
+ * The template's own route groups (docs/product.md, "Template pages"): the step and group forms and the
+ * result pages their submit ends on. Off unless `VITE_TEMPLATE_PAGES` or an admin's settings drawer turns
+ * them on; while off, no menu lists them and their paths show not-found. The server's menu lists them
+ * for the roles the policy lets open them; the console leaves out what it has off.
+ */
+const TEMPLATE_GROUPS: readonly MenuGroup[] = ['form', 'result'];
+export const isTemplateRoute = (route: Pick<MenuRoute, 'group'>): boolean => TEMPLATE_GROUPS.includes(route.group);
 
 /** `list` on a page's policy entry means "may open it". */
 export const mayOpenRoute = (role: Role | undefined, route: MenuRoute): boolean =>

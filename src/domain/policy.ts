@@ -44,6 +44,9 @@ const pages = {
   'exception-403': { list: superAdministrator },
   'exception-404': { list: anyRole },
   'exception-500': { list: anyRole },
+  // The template's step and group forms (src/domain/channelForm.ts) and the result pages their submit ends on.
+  'channel-form': { list: anyRole, create: anyRole },
+  'form-result': { list: anyRole },
 } satisfies Record<string, Partial<Record<Action, RoleList>>>;
 
 const data = {

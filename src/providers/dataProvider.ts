@@ -12,6 +12,7 @@ import type { ResourceConfig } from '../resources/types';
 import { ORDERS_PATH, type BookingBody } from '../resources/orders/requests';
 import { sessionReportSchema, type SessionReport } from '../domain/sessionReport';
 import { USER_MENU_PATH, type UserMenuEntry } from '../domain/menu';
+import { CHANNEL_FORM_SUBMIT_PATH, type ChannelFormBody } from '../domain/channelForm';
 import { FLEET_SUMMARY_PATH, fleetSummarySchema, type FleetSummary } from '../domain/fleetSummary';
 import { historyAnswerSchema, type HistoryAnswer, type HistoryQuery } from '../domain/history';
 import { alarmRecordSchema, type AlarmRecord, type AlarmTransition } from '../domain/alarms/record';
@@ -207,6 +208,10 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     /** An alarm's transitions, oldest first. */
     alarmHistory: async (id: RaRecord['id']): Promise<AlarmTransition[]> =>
       (await restFetch(`${alarmUrl(id)}/history`)).json as AlarmTransition[],
+    /** A template form (src/domain/channelForm.ts); a refusal fails with the server's message, naming the field. */
+    submitChannelForm: async (body: ChannelFormBody): Promise<void> => {
+      await http.post(CHANNEL_FORM_SUBMIT_PATH, body);
+    },
     /** The workplace's figures for the browser's day (`tz`: its getTimezoneOffset); fails quietly, the page shows it. */
     fleetSummary: async (tz: number): Promise<FleetSummary> =>
       fleetSummarySchema.parse((await restFetch(`${restBase}/${FLEET_SUMMARY_PATH}?tz=${tz}`)).json),

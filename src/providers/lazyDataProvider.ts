@@ -33,6 +33,7 @@ const METHOD_NAMES = {
   alarmAction: true,
   alarmHistory: true,
   fleetSummary: true,
+  submitChannelForm: true,
   rotateDeviceSecret: true,
 } as const satisfies Record<keyof ConsoleDataProvider, true>;
 

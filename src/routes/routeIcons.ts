@@ -13,6 +13,10 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import BlockIcon from '@mui/icons-material/Block';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import ErrorIcon from '@mui/icons-material/ErrorOutline';
+import ViewTimelineIcon from '@mui/icons-material/ViewTimeline';
+import TuneIcon from '@mui/icons-material/Tune';
+import TaskAltIcon from '@mui/icons-material/TaskAlt';
+import ReportIcon from '@mui/icons-material/ReportGmailerrorred';
 import type { MenuPath } from '../domain/menu';
 
 /** Each screen's icon, in the menu and on the workplace page. */
@@ -26,6 +30,10 @@ export const ROUTE_ICONS: Record<MenuPath, SvgIconComponent> = {
   '/other/order-manager': AssignmentIcon,
   '/other/order-list': ListAltIcon,
   '/other/manager': ManageAccountsIcon,
+  '/form/step': ViewTimelineIcon,
+  '/form/group': TuneIcon,
+  '/result/success': TaskAltIcon,
+  '/result/error': ReportIcon,
   '/user/info': PersonIcon,
   '/user/setting': SettingsIcon,
   '/exception/403': BlockIcon,

@@ -16,6 +16,10 @@ const OxygenMonitorPage = lazyView(() => import('../pages/OxygenMonitor/OxygenMo
 const UserInfoPage = lazyView(() => import('../pages/userInfo/UserInfoPage').then((module) => module.UserInfoPage));
 const UserSettingPage = lazyView(() => import('../pages/UserSettingPage').then((module) => module.UserSettingPage));
 const OrderManager = lazyView(() => import('../resources/orders/OrderManager').then((module) => module.OrderManager));
+const StepFormPage = lazyView(() => import('../pages/templateForms/StepFormPage').then((module) => module.StepFormPage));
+const GroupFormPage = lazyView(() => import('../pages/templateForms/GroupFormPage').then((module) => module.GroupFormPage));
+const ResultSuccessPage = lazyView(() => import('../pages/templateForms/ResultSuccessPage').then((module) => module.ResultSuccessPage));
+const ResultErrorPage = lazyView(() => import('../pages/templateForms/ResultErrorPage').then((module) => module.ResultErrorPage));
 export const ExceptionPage = lazyView(() => import('../pages/ExceptionPage').then((module) => module.ExceptionPage));
 
 /** One screen of the console: a route of the table (src/domain/menu.ts) with its menu icon and element. */
@@ -47,6 +51,10 @@ const SCREENS: Record<MenuPath, ReactElement> = {
   ),
   '/other/order-list': resourceList('orders'),
   '/other/manager': resourceList('accounts'),
+  '/form/step': <StepFormPage />,
+  '/form/group': <GroupFormPage />,
+  '/result/success': <ResultSuccessPage />,
+  '/result/error': <ResultErrorPage />,
   '/user/info': <UserInfoPage />,
   '/user/setting': <UserSettingPage />,
   '/exception/403': <ExceptionPage status={403} />,

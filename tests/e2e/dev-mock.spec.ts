@@ -1,39 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_ACCOUNTS, DEMO_ADMIN, DEMO_ASSIGNMENTS, DEMO_DEVICES } from '../../src/domain/demo';
-import { freePort, launchChromium } from './harness';
+import { launchChromium, startMockConsole, type RunningConsole } from './harness';
 
 /** `npm run dev:mock`: the console with no server at all, every call answered by msw in the browser. */
-let vite: ChildProcess;
+let mocked: RunningConsole;
 let url: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  vite = spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--mode', 'mock', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  vite.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  vite.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!(await fetch(url).then((response) => response.ok, () => false))) {
-    if (vite.exitCode !== null || Date.now() > deadline) throw new Error(`vite --mode mock did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  mocked = await startMockConsole();
+  url = mocked.url;
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (vite && vite.exitCode === null) {
-    const exited = new Promise((resolve) => vite.once('exit', resolve));
-    vite.kill('SIGTERM');
-    await exited;
-  }
+  await mocked?.stop();
 });
 
 const query = (page: Page) => new URL(page.url()).searchParams;

@@ -118,3 +118,35 @@ export const signIn = async (page: Page, url: string, account: string, password:
   await fillSignIn(page, account, password);
   await page.waitForURL('**/dashboard/workplace');
 };
+
+export interface RunningConsole {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** `npm run dev:mock` on a free port: the console alone, every call answered by msw in the browser; `env` adds build variables. */
+export const startMockConsole = async (env: Record<string, string> = {}): Promise<RunningConsole> => {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const vite = spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--mode', 'mock', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let output = '';
+  vite.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  vite.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 30_000;
+  while (!(await fetch(url).then((response) => response.ok, () => false))) {
+    if (vite.exitCode !== null || Date.now() > deadline) throw new Error(`vite --mode mock did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    stop: async () => {
+      if (vite.exitCode !== null) return;
+      const exited = new Promise((resolve) => vite.once('exit', resolve));
+      vite.kill('SIGTERM');
+      await exited;
+    },
+  };
+};

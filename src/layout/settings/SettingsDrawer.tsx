@@ -2,7 +2,8 @@ import { useState, type ChangeEvent, type ReactElement } from 'react';
 import { Alert, Box, Button, Divider, Drawer, FormControlLabel, IconButton, Stack, Switch, TextField, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import { useNotify, useTranslate } from 'react-admin';
+import { useNotify, usePermissions, useTranslate } from 'react-admin';
+import type { Role } from '../../domain/roles';
 import { MENU_WIDTH_RANGE, useAppSettings, useSettingsDrawerOpen, type AppSettings } from './appSettings';
 
 /** The old console's drawer width. */
@@ -39,6 +40,12 @@ const SettingSwitch = ({ name, checked, onChange }: { name: string; checked: boo
 const BooleanSetting = ({ name }: { name: SwitchKey }) => {
   const [settings, update] = useAppSettings();
   return <SettingSwitch name={name} checked={settings[name]} onChange={(checked) => update({ [name]: checked })} />;
+};
+
+/** The template's route groups: the super administrator's switch only (templatePages.ts). */
+const TemplatePagesSetting = () => {
+  const { permissions: role } = usePermissions<Role>();
+  return role === 'admin' ? <BooleanSetting name="templatePages" /> : null;
 };
 
 /** The menu width as typed: applied as soon as it is a width the console draws, shown back as applied on leaving. */
@@ -97,6 +104,7 @@ export const SettingsDrawer = () => {
           <BooleanSetting key={name} name={name} />
         ))}
         <MenuWidthField />
+        <TemplatePagesSetting />
         <Divider />
         <Typography variant="subtitle2" color="text.secondary">
           {translate('app.settings.other')}

@@ -25,7 +25,12 @@ export interface AppSettings {
   tabBar: boolean;
   menuFromServer: boolean;
   serverMenu: ServerMenuEntry[];
+  /** The template's route groups (src/domain/menu.ts, TEMPLATE_GROUPS): an admin's switch; other roles get the build's. */
+  templatePages: boolean;
 }
+
+/** The build's switch of the template's route groups: `VITE_TEMPLATE_PAGES=true` (README, "Configuration"). */
+export const TEMPLATE_PAGES_BUILT_ON = ['true', '1'].includes(import.meta.env.VITE_TEMPLATE_PAGES ?? '');
 
 /** The old console's defaults, exactly (docs/console.md, "Settings"). */
 export const DEFAULT_APP_SETTINGS: AppSettings = {
@@ -44,6 +49,7 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
   tabBar: false,
   menuFromServer: false,
   serverMenu: [],
+  templatePages: TEMPLATE_PAGES_BUILT_ON,
 };
 
 /** react-admin's Store keeps them (localStorage), so every change survives a reload. */
