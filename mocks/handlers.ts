@@ -22,6 +22,7 @@ import { mockScope } from './scope';
 import { MOCK_EPOCH, seedTables } from './seed';
 import { mockNow, type MockState } from './state';
 import { upstreamResourceHandlers } from './upstream';
+import { userSettingHandlers } from './userSettings';
 
 export interface MockOptions {
   /** The resources to serve; the registry by default. */
@@ -113,6 +114,7 @@ export const handlers = (
     ...historyHandlers(restBase, tables, canAccess, scope),
     ...messageHandlers(upstreamBase, canAccess, { seededAt: state.seededAt, devices: tableOf(devicesConfig), boxes: state.messages }),
     ...fleetSummaryHandlers(restBase, tables, canAccess, scope, () => mockNow(state)),
+    ...userSettingHandlers(upstreamBase, canAccess, scope),
     ...liveHandlers(restBase, { devices: () => tableOf(devicesConfig), commands, visibleTo: devicesVisibleTo, tickMs: liveTickMs }),
     ...aliasHandlers(upstreamBase, answer),
   );

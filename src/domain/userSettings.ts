@@ -37,7 +37,7 @@ const required = (max: number) => z.string().trim().min(1).max(max);
 const optional = (max: number) => z.string().trim().max(max).default('');
 
 /** A phone number as people write it: digits, with an optional leading +, spaces, dashes and brackets. */
-export const PHONE_PATTERN = /^\+?[0-9][0-9 ()-]{3,31}$/;
+const PHONE_PATTERN = /^\+?[0-9][0-9 ()-]{3,31}$/;
 
 /** `/api/user/save-info`'s body and `/api/user/basic-info`'s answer: email, nickname, country/region and area required. */
 export const basicInfoSchema = z.strictObject({
@@ -54,6 +54,17 @@ export const basicInfoSchema = z.strictObject({
 });
 export type BasicInfo = z.output<typeof basicInfoSchema>;
 
+/** `/api/user/basic-info`'s answer: what is stored, all empty before the first save (so not held to the rules). */
+export const basicInfoAnswerSchema = z.object({
+  email: z.string(),
+  nickname: z.string(),
+  countryRegion: z.string(),
+  area: z.string(),
+  address: z.string(),
+  phone: z.string(),
+  profile: z.string(),
+});
+
 /** What an account that never saved its basic information holds. */
 export const EMPTY_BASIC_INFO: BasicInfo = { email: '', nickname: '', countryRegion: '', area: '', address: '', phone: '', profile: '' };
 
@@ -68,7 +79,7 @@ export const CERTIFICATE_ISSUER_MAX = 128;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A calendar day `YYYY-MM-DD` that exists (no 2027-02-30). */
-export const isCalendarDay = (day: string): boolean => {
+const isCalendarDay = (day: string): boolean => {
   if (!DAY.test(day)) return false;
   const date = new Date(`${day}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
@@ -107,7 +118,6 @@ const certificationInfoSchema = z.object({
   approver: z.string().nullable(),
   decidedAt: z.string().nullable(),
 });
-export type CertificationInfo = z.output<typeof certificationInfoSchema>;
 export const certificationAnswerSchema = z.object({
   enterpriseInfo: certificationInfoSchema.nullable(),
   record: z.array(z.object({ certificationType: z.literal(1), certificationContent: z.string(), status: z.union([z.literal(0), z.literal(1), z.literal(2)]), time: z.string() })),

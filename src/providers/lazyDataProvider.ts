@@ -34,6 +34,14 @@ const METHOD_NAMES = {
   alarmHistory: true,
   fleetSummary: true,
   rotateDeviceSecret: true,
+  basicInfo: true,
+  saveBasicInfo: true,
+  certification: true,
+  submitCertificate: true,
+  pendingCertificates: true,
+  decideCertificate: true,
+  openSessions: true,
+  revokeSession: true,
 } as const satisfies Record<keyof ConsoleDataProvider, true>;
 
 type AnyMethod = (...args: unknown[]) => Promise<unknown>;
