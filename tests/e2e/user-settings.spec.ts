@@ -38,7 +38,7 @@ describe('user settings in Chromium against the real server', () => {
     await page.getByRole('button', { name: '保存' }).click();
     await page.getByText('基本信息已保存').waitFor();
     await page.reload();
-    await expect.poll(() => page.getByLabel('所在区域').inputValue()).toBe('浙江杭州');
+    await expect.poll(() => page.getByLabel('所在区域').inputValue(), { timeout: 30_000 }).toBe('浙江杭州');
     expect(await page.getByLabel('个人简介').inputValue()).toBe('负责杭州站点的氧舱。');
     await page.close();
   });
@@ -69,11 +69,11 @@ describe('user settings in Chromium against the real server', () => {
     const other = await openSettings('admin', 'Admin2026', 'basic');
     const page = await openSettings('admin', 'Admin2026', 'security');
     const rows = page.getByTestId('open-session');
-    await expect.poll(() => rows.count()).toBe(2);
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(2);
     expect(await rows.filter({ hasText: '当前会话' }).count()).toBe(1);
     await rows.filter({ hasNotText: '当前会话' }).getByRole('button', { name: '结束会话' }).click();
     await page.getByText('会话已结束').waitFor();
-    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(1);
     // The ended session is sent to sign in again at its next call.
     await other.reload();
     await other.waitForURL('**/login**');
