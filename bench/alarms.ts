@@ -33,7 +33,7 @@ import { machine, numberSetting, runBenchmark, verdict, writeResults } from './r
  *    The alarm's `value` names the reading that raised it (each high reading has its own), which checks
  *    the server raised it there. Each alarm is then closed out of service through REST, so every chamber
  *    raises a new one and only one alarm stands at a time.
- * 5. Writes bench/results/alarms-<date>.json and the block in bench/README.md; exits 1 when an alarm was
+ * 5. Writes bench/results/alarms-<date>.json and prints its summary; exits 1 when an alarm was
  *    not shown or p99 is over the target.
  */
 
@@ -191,12 +191,12 @@ const misses = (report: Omit<AlarmsReport, 'met' | 'misses'>): string[] =>
   ].filter((miss) => miss !== '');
 
 const writeAlarmsReport = (report: AlarmsReport): string =>
-  writeResults(BENCH_DIR, 'alarms', 'alarms', report, (file) => {
+  writeResults(BENCH_DIR, 'alarms', report, (file) => {
     const m = report.machine;
     const s = report.settings;
     const ms = (p: Percentiles) => `${p.p50} / ${p.p95} / ${p.p99} / ${p.max}`;
     return [
-      `Latest run: **${report.date}** (${file}${report.label === '' ? '' : `, ${report.label}`}), ${report.met ? '**target met**' : '**target MISSED**'}.`,
+      `Run: **${report.date}** (${file}${report.label === '' ? '' : `, ${report.label}`}), ${report.met ? '**target met**' : '**target MISSED**'}.`,
       '',
       `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Console: ${report.consoleDir}.`,
       `Load average (1, 5, 15 min): ${report.load.before.join(', ')} before, ${report.load.after.join(', ')} after.`,
@@ -293,7 +293,7 @@ const main = async (): Promise<number> => {
     const problems = misses(partial);
     const report: AlarmsReport = { ...partial, met: problems.length === 0, misses: problems };
     log(`shown ${report.shown} of ${samples.length}; latency p50 ${report.latencyMs.p50} p95 ${report.latencyMs.p95} p99 ${report.latencyMs.p99} max ${report.latencyMs.max} ms; persisted ${persistedPerSecond}/s`);
-    if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT_DIR, writeAlarmsReport(report))} and bench/README.md`);
+    if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT_DIR, writeAlarmsReport(report))}`);
     return verdict(problems);
   } finally {
     await cleanUp(stops, dataDir);

@@ -23,7 +23,7 @@ import { ADMIN, DEVICES, ORDERS_PER_DEVICE, READINGS_PER_DEVICE, ROOT as SUPER_A
  * `npm run bench:api`: seeds a fresh SQLite store (1,000 devices, 1,000,000 state records, 100,000
  * orders; bench/seed.ts), measures a bare Fastify route as the ceiling, then the real server's list
  * endpoints signed in as a Level-1 administrator managing 300 of the devices, each server in a child
- * process. Prints the table, writes bench/results/api-<date>.json and the table in bench/README.md, and
+ * process. Prints the table, writes bench/results/api-<date>.json, and
  * exits 1 when a counted scenario misses the target (≥ 5,000 req/s and p99 ≤ 50 ms) or any answer is
  * not 2xx. Settings (environment): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2),
  * BENCH_CONNECTIONS (default 10), BENCH_ONLY (scenario names, comma-separated), BENCH_CPU_PROF (a
@@ -247,7 +247,7 @@ const main = async (): Promise<number> => {
     log('');
     if (process.env.BENCH_NO_REPORT !== '1') {
       const file = writeReport(BENCH_DIR, report);
-      log(`results: ${path.relative(ROOT, file)} and bench/README.md`);
+      log(`results: ${path.relative(ROOT, file)}`);
     }
     if (problems.length > 0) {
       log(`TARGET MISSED (≥ ${TARGET.requestsPerSecond} req/s and p99 ≤ ${TARGET.p99Ms} ms per counted scenario, no non-2xx):`);

@@ -24,7 +24,7 @@ export const INGEST_TARGET = { messagesPerSecond: 10_000, ackP99Ms: 200, liveP95
  * The ingest load: INGEST_RATE readings a second in all from INGEST_DEVICES chambers, a Level-1 watcher
  * managing INGEST_WATCHED of them. Offered 2.5 % above the target: the window's persisted rate is the
  * offered rate give or take what the server holds at the window's two ends (±1 %), so with exactly
- * 10,000 offered "at least 10,000 sustained" read 9,9xx or 10,0xx by chance (bench/README.md).
+ * 10,000 offered "at least 10,000 sustained" read 9,9xx or 10,0xx by chance (docs/performance.md).
  * Latencies are measured at this load.
  */
 export const INGEST_RATE = Math.round(INGEST_TARGET.messagesPerSecond * 1.025);

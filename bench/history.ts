@@ -188,8 +188,8 @@ const main = async (): Promise<void> => {
     ...rows.map((row) => `| ${row.store} | ${row.range} | ${row.source} | ${row.bucketMs / 1000} s | ${row.buckets} | ${row.p50Ms} | ${row.p95Ms} | ${row.maxMs} |`),
   ];
   console.log(lines.join('\n'));
-  const file = writeResults(benchDir, 'history', 'history-results', report, (relative) => [
-    `Latest run: **${date}** (${relative}), ${report.met ? '**target met**' : '**target MISSED**'}; load average (1, 5, 15 min) ${load.join(', ')} before, ${loadAfter.join(', ')} after, on ${report.machine.cores} cores.`,
+  const file = writeResults(benchDir, 'history', report, (relative) => [
+    `Run: **${date}** (${relative}), ${report.met ? '**target met**' : '**target MISSED**'}; load average (1, 5, 15 min) ${load.join(', ')} before, ${loadAfter.join(', ')} after, on ${report.machine.cores} cores.`,
     '',
     ...lines,
     ...(misses.length === 0 ? [] : ['', 'Missed:', '', ...misses.map((miss) => `- ${miss}`)]),

@@ -18,7 +18,7 @@ import { readingInserter, ROOT, seedAccounts, UNLIMITED } from './seed';
  * written device by device in time order as a live fleet writes them. A store in service is in its
  * steady state: each device's readings span more than a leaf of the `(device_id, time)` index, so every
  * new reading dirties its own device's leaf. From an empty store that state came only after some 35 s
- * of the run, and the seconds before it cost a fraction as much (bench/README.md).
+ * of the run, and the seconds before it cost a fraction as much (docs/performance.md).
  */
 export const HISTORY_PER_DEVICE = 300;
 

@@ -25,7 +25,7 @@ import { machine, numberSetting, runBenchmark, verdict, writeResults } from './r
  *    seconds on a fixed schedule. Measured: rows persisted per second (the state records' newest rowid,
  *    sampled every second), publish-to-PUBACK latency (the PUBACK waits for the commit), device-to-browser
  *    latency (a reading's Time to its arrival on a stream), server CPU per message.
- * 4. Writes bench/results/ingest-<date>.json and the table in bench/README.md; exits 1 when a target is
+ * 4. Writes bench/results/ingest-<date>.json and prints its table; exits 1 when a target is
  *    missed or an acknowledged reading is not stored.
  */
 
@@ -119,11 +119,11 @@ interface IngestReport {
 }
 
 const writeIngestReport = (report: IngestReport): string =>
-  writeResults(BENCH_DIR, 'ingest', 'ingest', report, (file) => {
+  writeResults(BENCH_DIR, 'ingest', report, (file) => {
     const s = report.server;
     const m = report.machine;
     return [
-      `Latest run: **${report.date}** (${file}), ${report.met ? '**targets met**' : '**target MISSED**'}.`,
+      `Run: **${report.date}** (${file}), ${report.met ? '**targets met**' : '**target MISSED**'}.`,
       '',
       `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Load average at the end: ${s.load}.`,
       `Load: ${report.settings.publishingDevices} publishing devices (${report.settings.historyPerDevice} readings of history each), ${report.settings.idleDevices} idle ones, ${report.settings.streams} live streams of a Level-1 watcher managing ${report.settings.watchedDevices} devices; ${report.settings.ratePerSecond} messages/s offered for ${report.settings.durationSeconds} s.`,
@@ -258,7 +258,7 @@ const main = async (): Promise<number> => {
     const problems = misses(partial);
     const report: IngestReport = { ...partial, met: problems.length === 0, misses: problems };
     log(JSON.stringify(report.server, null, 2));
-    if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT_DIR, writeIngestReport(report))} and bench/README.md`);
+    if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT_DIR, writeIngestReport(report))}`);
     return verdict(problems);
   } finally {
     await cleanUp(stops, dataDir);

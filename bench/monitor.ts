@@ -20,7 +20,7 @@ import { machine, numberSetting, runBenchmark, verdict, writeResults } from './r
  * seconds (60) after a warm-up. Measured in the page (bench/monitor-page.ts): long tasks, the main
  * thread's busy share (CDP Performance.getMetrics' TaskDuration over wall time) and, where the page
  * marks its values with `data-reading-time`, the latency from a reading's Time to its value painted.
- * Writes bench/results/monitor-<date>.json and the block in bench/README.md; exits 1 on a missed target.
+ * Writes bench/results/monitor-<date>.json and prints its summary; exits 1 on a missed target.
  */
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -177,11 +177,11 @@ interface MonitorReport {
 }
 
 const writeMonitorReport = (report: MonitorReport): string =>
-  writeResults(BENCH_DIR, 'monitor', 'monitor', report, (file) => {
+  writeResults(BENCH_DIR, 'monitor', report, (file) => {
     const m = report.machine;
     const cell = (r: ScenarioResult) => (r.latencyMs === null ? '' : `${r.latencyMs.p50} / ${r.latencyMs.p95} (${r.latencySamples})`);
     return [
-      `Latest run: **${report.date}** (${file}${report.label === '' ? '' : `, ${report.label}`}), ${report.met ? '**targets met**' : '**target MISSED**'}.`,
+      `Run: **${report.date}** (${file}${report.label === '' ? '' : `, ${report.label}`}), ${report.met ? '**targets met**' : '**target MISSED**'}.`,
       '',
       `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Console: ${report.consoleDir}.`,
       `Load: ${report.settings.devices} chambers at ${report.settings.hertz} Hz over MQTT; each page open ${report.settings.warmupSeconds} s, then measured ${report.settings.durationSeconds} s.`,
@@ -243,7 +243,7 @@ const main = async (): Promise<number> => {
       scenarios: results,
       met: results.every((result) => result.misses.length === 0),
     };
-    if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT, writeMonitorReport(report))} and bench/README.md`);
+    if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT, writeMonitorReport(report))}`);
     return verdict(results.flatMap((result) => result.misses));
   } finally {
     await cleanUp(stops, dataDir);

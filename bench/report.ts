@@ -1,9 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Result } from 'autocannon';
 
-/** The benchmark's results: one JSON file per run under bench/results/, the latest as a table in bench/README.md. */
+/** The benchmark's results: one JSON file per run under bench/results/, its summary printed. */
 
 export const TARGET = { requestsPerSecond: 5_000, p99Ms: 50 } as const;
 
@@ -132,40 +132,26 @@ export const numberSetting = (name: string, fallback: number): number => {
 };
 
 /**
- * Writes `report` as bench/results/<kind>-<date>.json, and the lines `section(file)` gives (the JSON's path
- * relative to bench/) between `<!-- <marker>:start -->` and `<!-- <marker>:end -->` in bench/README.md;
- * returns the JSON's path.
+ * Writes `report` as bench/results/<kind>-<date>.json and prints `summary(file)` (the JSON's path relative
+ * to bench/), the run in a few lines of Markdown, ready for the benchmark's "Latest result" in
+ * bench/README.md when the run is one to keep; returns the JSON's path. The README is a guide written by
+ * people: no run rewrites it.
  */
-export const writeResults = (
-  benchDir: string,
-  kind: string,
-  marker: string,
-  report: { date: string },
-  section: (file: string) => string[],
-): string => {
+export const writeResults = (benchDir: string, kind: string, report: { date: string }, summary: (file: string) => string[]): string => {
   const resultsDir = path.join(benchDir, 'results');
   mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `${kind}-${report.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-
-  const start = `<!-- ${marker}:start -->`;
-  const end = `<!-- ${marker}:end -->`;
-  const readmePath = path.join(benchDir, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`${readmePath} has no ${start} … ${end} section for the results`);
-  const lines = [start, ...section(path.relative(benchDir, file)), end].join('\n');
-  writeFileSync(readmePath, `${readme.slice(0, from)}${lines}${readme.slice(to + end.length)}`);
+  process.stdout.write(`\n${summary(path.relative(benchDir, file)).join('\n')}\n\n`);
   return file;
 };
 
-/** Writes bench/results/api-<date>.json and the latest table into bench/README.md; returns the JSON's path. */
+/** Writes bench/results/api-<date>.json and prints the run's table; returns the JSON's path. */
 export const writeReport = (benchDir: string, report: Report): string =>
-  writeResults(benchDir, 'api', 'results', report, (file) => {
+  writeResults(benchDir, 'api', report, (file) => {
     const m = report.machine;
     return [
-      `Latest run: **${report.date}** (${file}), ${report.met ? '**target met**' : '**target MISSED**'}.`,
+      `Run: **${report.date}** (${file}), ${report.met ? '**target met**' : '**target MISSED**'}.`,
       '',
       `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}${m.sqlite === undefined ? '' : `, SQLite ${m.sqlite}`}.`,
       `Load: ${String(report.settings.connections)} connections, ${String(report.settings.durationSeconds)} s per scenario after a ${String(report.settings.warmupSeconds)} s warm-up, autocannon in the benchmark's process, each server in its own child process (${String(report.settings.workers ?? 1)} worker processes each, WORKERS).`,

@@ -1,19 +1,10 @@
-import { delay, http } from 'msw';
 import { setupWorker } from 'msw/browser';
 import { chamberRatesFrom } from './deviceCommands';
-import { handlers } from './handlers';
+import { browserHandlers } from './latency';
 import { loadMockState, MOCK_RESET_PARAM, resetMockState, saveMockState } from './persist';
 
-/** docs/product.md, "The console": mocked calls answer after 600 to 1000 ms, so loading states show as they will in production. */
-export const MOCK_DELAY_MS = { min: 600, max: 1000 } as const;
 /** The mocked chambers report every two seconds on the live stream. */
 const LIVE_TICK_MS = 2000;
-
-const latency = (base: string) =>
-  // Answers nothing, so msw goes on to the real mock after the wait; only our API paths wait, never assets.
-  http.all(`${base}/*`, async () => {
-    await delay(MOCK_DELAY_MS.min + Math.random() * (MOCK_DELAY_MS.max - MOCK_DELAY_MS.min));
-  });
 
 /**
  * Starts the mocked console backend in the browser (`npm run dev:mock`); needs public/mockServiceWorker.js.
@@ -25,7 +16,7 @@ export const startMockWorker = async (upstreamBase: string, restBase: string) =>
   if (params.has(MOCK_RESET_PARAM)) resetMockState(window.localStorage);
   const state = loadMockState(window.localStorage, Date.now());
   const chambers = chamberRatesFrom((name) => params.get(name) ?? window.localStorage.getItem(name));
-  const worker = setupWorker(latency(upstreamBase), latency(restBase), ...handlers(upstreamBase, restBase, { state, chambers, liveTickMs: LIVE_TICK_MS }));
+  const worker = setupWorker(...browserHandlers(upstreamBase, restBase, { state, chambers, liveTickMs: LIVE_TICK_MS }));
   worker.events.on('response:mocked', () => saveMockState(window.localStorage, state));
   await worker.start({ onUnhandledRequest: 'bypass' });
   return worker;

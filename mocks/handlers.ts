@@ -18,6 +18,7 @@ import { liveHandlers } from './live';
 import { messageHandlers } from './messages';
 import { orderHandlers, settleSeededOrders } from './orders';
 import { restResourceHandlers } from './rest';
+import { oldCallHandlers } from './oldCalls';
 import { mockScope } from './scope';
 import { MOCK_EPOCH, seedTables } from './seed';
 import { mockNow, type MockState } from './state';
@@ -117,6 +118,7 @@ export const handlers = (
     ...userSettingHandlers(upstreamBase, canAccess, scope),
     ...liveHandlers(restBase, { devices: () => tableOf(devicesConfig), commands, visibleTo: devicesVisibleTo, tickMs: liveTickMs }),
     ...aliasHandlers(upstreamBase, answer),
+    ...oldCallHandlers(upstreamBase, { tables, check: canAccess, scope, credentials, now: () => mockNow(state), answer }),
   );
   return all;
 };

@@ -65,7 +65,7 @@ const seedBox = (seededAt: number, [one = 'Id-001', two = 'Id-002', three = 'Id-
   ];
 };
 
-const languageOf = (request: Request): 'zh-CN' | 'en-US' => (/^zh/i.test(request.headers.get('accept-language') ?? 'zh') ? 'zh-CN' : 'en-US');
+export const languageOf = (request: Request): 'zh-CN' | 'en-US' => (/^zh/i.test(request.headers.get('accept-language') ?? 'zh') ? 'zh-CN' : 'en-US');
 
 const unreadOf = (box: readonly MockMessage[]) => {
   const counts = noUnread();

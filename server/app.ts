@@ -47,7 +47,7 @@ export interface BuildAppOptions {
 
 /**
  * A logger at level `silent` writes nothing, yet Fastify still derives a pino child logger from it for
- * every request (~20 µs of a list request's CPU, bench/README.md); without a logger it derives none.
+ * every request (~20 µs of a list request's CPU, docs/performance.md); without a logger it derives none.
  * Such a logger is therefore left out: what it would have dropped is dropped all the same.
  */
 const writesNothing = (logger: true | FastifyBaseLogger, config: Config): boolean =>

@@ -5,9 +5,18 @@ import type { FastifyInstance } from 'fastify';
  * main.ts has migrated the store). The timer is unref'd (it never keeps the process alive), sweeps
  * never overlap (the next is scheduled when one ends), a failed sweep is logged as `failure` and the
  * next one tried, and closing the app stops the timer and waits for a sweep under way (preClose runs
- * before every onClose hook, the database's included). Used by the order and command sweepers.
+ * before every onClose hook, the database's included). Used by the order, command and retention sweepers.
+ * `firstAfterMs` brings the first sweep forward, for a sweeper whose interval is longer than a process
+ * may live (restarts, deployments).
  */
-export const sweepEvery = (app: FastifyInstance, plugin: string, intervalMs: number, sweep: () => Promise<void>, failure: string): void => {
+export const sweepEvery = (
+  app: FastifyInstance,
+  plugin: string,
+  intervalMs: number,
+  sweep: () => Promise<void>,
+  failure: string,
+  firstAfterMs = intervalMs,
+): void => {
   if (!Number.isFinite(intervalMs) || intervalMs <= 0) {
     throw new Error(`${plugin}: intervalMs must be a positive number of milliseconds (got ${String(intervalMs)})`);
   }
@@ -22,19 +31,19 @@ export const sweepEvery = (app: FastifyInstance, plugin: string, intervalMs: num
       app.log.error({ err: error }, failure);
     }
   };
-  const schedule = (): void => {
+  const schedule = (afterMs: number): void => {
     if (stopped) return;
     timer = setTimeout(() => {
       running = guarded().finally(() => {
         running = undefined;
-        schedule();
+        schedule(intervalMs);
       });
-    }, intervalMs);
+    }, afterMs);
     timer.unref();
   };
 
   app.addHook('onReady', async () => {
-    schedule();
+    schedule(firstAfterMs);
   });
   app.addHook('preClose', async () => {
     stopped = true;

@@ -8,6 +8,7 @@ import { upstreamNotFound } from './http/plugin';
 import { registerListRoute } from './lists/route';
 import { messageRoutes } from './messages/routes';
 import { servedBy } from './resources/registry';
+import { userCenterRoutes } from './user-center/routes';
 import { userSettingRoutes } from './userSettings/routes';
 
 declare module 'fastify' {
@@ -51,7 +52,8 @@ const aliasRoutes = (app: FastifyInstance, aliases: Readonly<Record<string, stri
 
 /**
  * The upstream contract, registered under API_PREFIX: one route plugin per concern with calls of its own
- * (sign-in, accounts, devices, the message box, the user settings), every list from the registry
+ * (sign-in, accounts, devices, the message box, the old console's user centre, the user settings), every
+ * list from the registry
  * (server/resources/registry.ts), plus the aliases of src/resources/accounts/calls.ts. Unknown paths under the prefix answer 40400.
  * Encapsulated: its not-found handler and alias hook stay under the prefix.
  */
@@ -64,6 +66,7 @@ export const upstreamPlugin = fp(
     await app.register(deviceRoutes);
     for (const resource of servedBy('upstream')) registerListRoute(app, resource);
     await app.register(messageRoutes);
+    await app.register(userCenterRoutes);
     await app.register(userSettingRoutes);
     checkAliases();
   },

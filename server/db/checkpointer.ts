@@ -6,7 +6,7 @@ import { startTsWorker } from './ts-worker';
  * "Checkpoints"). A PASSIVE checkpoint copies the committed frames into the database file without
  * taking the write lock, so the writer thread keeps committing batches while the pages are copied and
  * fsynced, instead of stopping for them after a commit (about 250 ms every 2–3 s at 8,000 readings/s,
- * bench/README.md). A WAL restarts only when a transaction begins with every frame copied,
+ * docs/performance.md). A WAL restarts only when a transaction begins with every frame copied,
  * which under a steady load a PASSIVE pass never leaves (frames are committed while it copies), so once
  * the log is long a RESTART pass follows: it holds the writers off only while it copies what was
  * committed during the first pass. The connections' own autocheckpoint (SQLITE_WAL_CHECKPOINT_FRAMES)

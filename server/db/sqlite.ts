@@ -14,7 +14,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * WAL frames after which a commit checkpoints (SQLite's default is 1,000). Sustained ingestion dirties
  * about one page a reading (each device's newest leaf of the state records' device index) and rewrites the
  * same few thousand pages again and again; a checkpoint copies each page once however many frames hold it,
- * so a larger interval copies and fsyncs far less (docs/ingest.md, "Checkpoints"; bench/README.md,
+ * so a larger interval copies and fsyncs far less (docs/ingest.md, "Checkpoints"; docs/performance.md,
  * bench:ingest). Where ingestion runs, the checkpoint thread (checkpointer.ts) keeps the WAL below it, so this is
  * the backstop. Every connection gets the same value: one with a smaller one would run the deferred
  * checkpoint itself, on its own thread.
@@ -36,7 +36,7 @@ export const openSqlite = (file: string, synchronous: SqliteSynchronous): Sqlite
   connection.pragma(`wal_autocheckpoint = ${SQLITE_WAL_CHECKPOINT_FRAMES}`);
   // Reads: the file memory-mapped (pages read in place, no read() call and copy per page) and a larger
   // page cache than the default 2 MB for the B-tree pages lists walk. Measured by `npm run bench:api`
-  // (bench/README.md): about 10 % less CPU per state-record page. Per connection; the server holds one.
+  // (docs/performance.md): about 10 % less CPU per state-record page. Per connection; the server holds one.
   connection.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   connection.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   return connection;

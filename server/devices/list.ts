@@ -56,7 +56,7 @@ const INDEXED_SORTS: ReadonlySet<string> = new Set(['Id', 'name', 'UpdateTime'])
 /**
  * Walking the sort's index reads about `(offset + pageSize) × fleet / assigned` index entries (the
  * viewer's devices spread through the order); looking the assigned devices up reads and sorts all of
- * them, each several times dearer than a step of the walk (bench/README.md: 300 of 1,000 devices, a page
+ * them, each several times dearer than a step of the walk (docs/performance.md: 300 of 1,000 devices, a page
  * 240–290 µs looked up, 95–100 µs walked). Walk while it reads at most this many entries per assigned
  * device, so a viewer whose few devices sit among a large fleet is still looked up.
  */

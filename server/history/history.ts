@@ -13,10 +13,17 @@ import { bloodPressureParts, HOUR_MS, MINUTE_MS } from '../telemetry/rollups';
  *     (buckets of ceil(span / points) ms from `from`);
  *   - else the per-hour rollups when it holds at least points / 2 hours, else the per-minute ones (buckets
  *     a whole number of rollups wide, the range rounded out to whole rollups).
+ * Rollups of a chamber's newest minutes are written only once those minutes settle (docs/ingest.md,
+ * "Rollups"), so a range reaching into the last hour is answered in up to three parts joined into the same
+ * buckets, as real-time continuous aggregates do: the hour rollups up to the hour holding the device's
+ * newest minute rollup, that hour's minute rollups up to it, then raw rows for what follows it (at most
+ * an hour of them). A range ending over an hour ago is answered from the rollups alone.
  * A device out of the viewer's scope is not found, like one that does not exist.
  */
 
 const DAY_MS = 86_400_000;
+/** How far back a range's end may lie for its newest minutes to be read from raw rows if not rolled up yet. */
+const FRESH_TAIL_MS = HOUR_MS;
 
 /** One group's row: its slot (bucket index from the range's start), then per reading min, max, sum, n. */
 type SlotRow = Record<string, number | string | null>;
@@ -46,10 +53,10 @@ const planFor = ({ from, to, points }: HistoryQuery, rawSince: number): Plan => 
 };
 
 /** Per reading: its min, max, sum and count over a group, as `<column>_min`, … */
-const aggregates = (plan: Plan, kind: AppContext['kind']) =>
+const aggregates = (source: Part['source'], kind: AppContext['kind']) =>
   HISTORY_READINGS.map((name) => {
     const column = ROLLUP_COLUMNS[name];
-    if (plan.source === 'rollup') {
+    if (source === 'rollup') {
       return sql`min(${sql.ref(`${column}_min`)}) as ${sql.ref(`${column}_min`)}, max(${sql.ref(`${column}_max`)}) as ${sql.ref(`${column}_max`)},
         sum(${sql.ref(`${column}_sum`)}) as ${sql.ref(`${column}_sum`)}, sum(${sql.ref(`${column}_n`)}) as ${sql.ref(`${column}_n`)}`;
     }
@@ -58,15 +65,79 @@ const aggregates = (plan: Plan, kind: AppContext['kind']) =>
       sum(${value}) as ${sql.ref(`${column}_sum`)}, count(${value}) as ${sql.ref(`${column}_n`)}`;
   });
 
-const slotRows = async (db: Kysely<DB>, kind: AppContext['kind'], deviceId: string, plan: Plan): Promise<SlotRow[]> => {
-  const columns = sql.join(aggregates(plan, kind));
+/** One part of a range: rows of `source` (raw, or rollups `width` wide) whose time lies in [from, to). */
+interface Part {
+  source: 'raw' | 'rollup';
+  width: number;
+  from: number;
+  to: number;
+}
+
+const partRows = async (db: Kysely<DB>, kind: AppContext['kind'], deviceId: string, plan: Plan, part: Part): Promise<SlotRow[]> => {
+  const columns = sql.join(aggregates(part.source, kind));
   const query =
-    plan.source === 'raw'
+    part.source === 'raw'
       ? sql<SlotRow>`select cast((time - ${plan.base}) / ${plan.bucketMs} as integer) as slot, ${columns} from state_records
-          where device_id = ${deviceId} and time >= ${plan.base} and time < ${plan.end} group by slot order by slot`
+          where device_id = ${deviceId} and time >= ${part.from} and time < ${part.to} group by slot order by slot`
       : sql<SlotRow>`select cast((start - ${plan.base}) / ${plan.bucketMs} as integer) as slot, ${columns} from reading_rollups
-          where device_id = ${deviceId} and bucket_ms = ${plan.width} and start >= ${plan.base} and start < ${plan.end} group by slot order by slot`;
+          where device_id = ${deviceId} and bucket_ms = ${part.width} and start >= ${part.from} and start < ${part.to} group by slot order by slot`;
   return (await query.execute(db)).rows;
+};
+
+/** The end of the device's newest minute rollup before `end`, looking back at most `FRESH_TAIL_MS`; `since` if none. */
+const rolledUpUntil = async (db: Kysely<DB>, deviceId: string, since: number, end: number): Promise<number> => {
+  const row = await db
+    .selectFrom('reading_rollups')
+    .select((eb) => eb.fn.max('start').as('newest'))
+    .where('device_id', '=', deviceId)
+    .where('bucket_ms', '=', MINUTE_MS)
+    .where('start', '>=', since)
+    .where('start', '<', end)
+    .executeTakeFirst();
+  const newest = row?.newest;
+  return newest === null || newest === undefined ? since : Number(newest) + MINUTE_MS;
+};
+
+/** The parts a plan reads: one, or for a rollup range reaching into the last hour, the rollups then the unsettled tail. */
+const partsOf = async (db: Kysely<DB>, deviceId: string, plan: Plan, now: number): Promise<Part[]> => {
+  if (plan.source === 'raw' || plan.end <= now - FRESH_TAIL_MS) return [{ source: plan.source, width: plan.width, from: plan.base, to: plan.end }];
+  const since = Math.max(plan.base, Math.floor((Math.min(plan.end, now) - FRESH_TAIL_MS) / MINUTE_MS) * MINUTE_MS);
+  const tail = await rolledUpUntil(db, deviceId, since, plan.end);
+  const tailHour = plan.width === HOUR_MS ? Math.max(plan.base, Math.floor(tail / HOUR_MS) * HOUR_MS) : tail;
+  return [
+    { source: 'rollup' as const, width: plan.width, from: plan.base, to: tailHour },
+    { source: 'rollup' as const, width: MINUTE_MS, from: tailHour, to: tail },
+    { source: 'raw' as const, width: 0, from: tail, to: plan.end },
+  ].filter((part) => part.from < part.to);
+};
+
+/** Each slot's aggregates over every part: the least min, the greatest max, the sums and counts added. */
+const slotRows = async (db: Kysely<DB>, kind: AppContext['kind'], deviceId: string, plan: Plan, now: number): Promise<SlotRow[]> => {
+  const parts = await partsOf(db, deviceId, plan, now);
+  const answers = await Promise.all(parts.map((part) => partRows(db, kind, deviceId, plan, part)));
+  if (answers.length === 1) return answers[0] ?? [];
+  const bySlot = new Map<number, SlotRow>();
+  for (const row of answers.flat()) {
+    const slot = Number(row.slot);
+    const into = bySlot.get(slot);
+    if (into === undefined) {
+      bySlot.set(slot, { ...row });
+      continue;
+    }
+    for (const name of HISTORY_READINGS) {
+      const column = ROLLUP_COLUMNS[name];
+      const combine = (suffix: string, pick: (a: number, b: number) => number) => {
+        const a = into[`${column}${suffix}`];
+        const b = row[`${column}${suffix}`];
+        into[`${column}${suffix}`] = b === null || b === undefined ? (a ?? null) : a === null || a === undefined ? b : pick(Number(a), Number(b));
+      };
+      combine('_min', Math.min);
+      combine('_max', Math.max);
+      combine('_sum', (a, b) => a + b);
+      combine('_n', (a, b) => a + b);
+    }
+  }
+  return [...bySlot.entries()].sort(([a], [b]) => a - b).map(([, row]) => row);
 };
 
 /** The device if the viewer sees it, else not found. */
@@ -80,7 +151,7 @@ const visibleDevice = async (db: Kysely<DB>, viewer: Viewer, deviceId: string): 
 export const readHistory = async (ctx: Pick<AppContext, 'db' | 'kind' | 'config' | 'now'>, viewer: Viewer, deviceId: string, query: HistoryQuery): Promise<HistoryAnswer> => {
   await visibleDevice(ctx.db, viewer, deviceId);
   const plan = planFor(query, ctx.now() - ctx.config.rawRetentionDays * DAY_MS);
-  const rows = await slotRows(ctx.db, ctx.kind, deviceId, plan);
+  const rows = await slotRows(ctx.db, ctx.kind, deviceId, plan, ctx.now());
   const series: Partial<Record<HistoryReading, HistoryBucket[]>> = {};
   for (const name of HISTORY_READINGS) {
     const column = ROLLUP_COLUMNS[name];

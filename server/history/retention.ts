@@ -16,6 +16,8 @@ const DAY_MS = 86_400_000;
 const RETENTION_CHUNK_ROWS = 5000;
 /** A retention of days needs no finer sweep; ten minutes keeps each sweep's share small. */
 const RETENTION_SWEEP_INTERVAL_MS = 600_000;
+/** The first sweep after a start: a process restarted more often than the interval still sweeps. */
+const RETENTION_FIRST_SWEEP_MS = 30_000;
 
 export interface RetentionSwept {
   readings: number;
@@ -68,6 +70,7 @@ export const retentionSweeperPlugin = fp<RetentionSweeperOptions>(
         if (swept.readings + swept.rollups > 0) app.log.info(swept, 'readings and rollups past their retention deleted');
       },
       'deleting readings past their retention failed',
+      Math.min(options.intervalMs ?? RETENTION_FIRST_SWEEP_MS, RETENTION_FIRST_SWEEP_MS),
     );
   },
   { name: 'oxygen-retention-sweeper', fastify: '5.x', dependencies: ['oxygen-context'] },

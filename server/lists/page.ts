@@ -8,7 +8,7 @@ import { orderTerms } from './sort';
  * The two queries of a list, over its filtered base (./filter.ts): how many rows match, and one page
  * of them as the wire's JSON text, written by the store itself. No value, array or record object is
  * built per row and nothing is stringified by the server, which were most of a page's cost
- * (bench/README.md). Numbers may be spelt differently from JSON.stringify's (SQLite writes
+ * (docs/performance.md). Numbers may be spelt differently from JSON.stringify's (SQLite writes
  * a stored 60.0 as `60.0`), never with another value.
  */
 
@@ -22,7 +22,7 @@ export const readCount = (rows: readonly unknown[]): number => Number(rowsAsArra
  * The page size written into the SQL as a number, not bound: SQLite (3.47 on) reads a bound LIMIT's
  * value while preparing and marks the statement expired whenever that parameter is bound again, so a
  * cached page statement with `limit ?` was prepared anew on every call (20–60 µs a list request,
- * bench/README.md). A page size is therefore part of a page query's shape.
+ * docs/performance.md). A page size is therefore part of a page query's shape.
  */
 const pageSizeLiteral = (pageSize: number): RawBuilder<number> => {
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new Error(`not a page size: ${String(pageSize)}`);

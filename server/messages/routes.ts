@@ -10,7 +10,7 @@ const MESSAGES_RESOURCE = 'messages';
 
 /**
  * The message box's calls, relative to API_PREFIX (docs/messages.md):
- *   POST /api/message/list   { current, pageSize, filter?: { type?, status? } } → { list, total, unread }
+ *   POST /api/message/list   { current, pageSize, filter?: { type?, status? } } (or no body: page 1 of 10) → { list, total, unread }
  *   POST /api/message/read   { ids } → { read, unread }
  * Each answers the caller's own messages only; nothing is audited (reading changes only the reader's box).
  */
@@ -19,8 +19,10 @@ export const messageRoutes: FastifyPluginAsync = async (instance) => {
 
   app.post(
     MESSAGE_CALLS.list,
-    { schema: { body: messageListBodySchema }, onRequest: requireAccess({ resource: MESSAGES_RESOURCE, action: 'list' }) },
-    async (request) => ok(await listMessages(app.ctx, signedIn(request).id, languageOf(request), request.body), t(request, 'ok')),
+    // The old console asked for its box without a body: that is the first page.
+    { schema: { body: messageListBodySchema.nullish() }, onRequest: requireAccess({ resource: MESSAGES_RESOURCE, action: 'list' }) },
+    async (request) =>
+      ok(await listMessages(app.ctx, signedIn(request).id, languageOf(request), request.body ?? messageListBodySchema.parse({})), t(request, 'ok')),
   );
 
   app.post(

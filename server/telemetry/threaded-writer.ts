@@ -9,7 +9,7 @@ import type { BatchResult } from './batch';
 /**
  * Batches written by a thread of their own (docs/ingest.md, "The writer thread"): on SQLite, the
  * parsing and the transaction of every telemetry and status message leave the event loop that runs the
- * broker's sockets, so the two cores share the work (bench/README.md: the acknowledgement's
+ * broker's sockets, so the two cores share the work (docs/performance.md: the acknowledgement's
  * median at 10,000 messages/s from 90–105 ms to 33–46 ms). The main thread sends each batch's raw messages, unparsed, in one transferred
  * buffer; the thread parses them with the shared contract, writes them with the same batch writer on
  * its own connection, and answers once the transaction has committed. A thread that fails or exits

@@ -17,8 +17,8 @@ const READINGS = everySecond(START, 7200);
 const DAY = 24 * HOUR;
 
 /** The bucket the readings of [from, from + width) make of RCP, as the answer must give it. */
-const expected = (from: number, width: number): HistoryBucket => {
-  const values = READINGS.filter((reading) => reading.Time >= from && reading.Time < from + width).flatMap((reading: Telemetry) => reading.RCP ?? []);
+const expected = (from: number, width: number, readings: readonly Telemetry[] = READINGS): HistoryBucket => {
+  const values = readings.filter((reading) => reading.Time >= from && reading.Time < from + width).flatMap((reading: Telemetry) => reading.RCP ?? []);
   return { t: from, min: Math.min(...values), mean: values.reduce((a, b) => a + b, 0) / values.length, max: Math.max(...values), n: values.length };
 };
 
@@ -76,6 +76,30 @@ describe.each(STORE_KINDS)('device history (%s)', (kind) => {
     expect(hours).toMatchObject({ source: 'rollup', bucketMs: 2 * HOUR });
     expect(rounded(hours.series.RCP)).toEqual(rounded([expected(START, 2 * HOUR)]));
     expect(hours.series.RCP?.[0]?.n).toBe(7200);
+  });
+
+  it('answers the newest minutes, not rolled up yet, from raw rows joined into the same buckets, over a day and over months', async () => {
+    // Ten more minutes rolled up, then 87 s that ingestion has noted but not flushed: the newest 4 s old.
+    const now = START + 3 * HOUR;
+    const settled = everySecond(now - 15 * MINUTE, 600);
+    const fresh = everySecond(now - 90_000, 87);
+    const ctx = store.context();
+    await writeReadings(ctx, 'OC-A1', settled);
+    await writeReadings(ctx, 'OC-A1', fresh, 500, { touch: () => undefined });
+    const all = [...READINGS, ...settled, ...fresh];
+
+    const day = await answer('OC-A1', `from=${now - DAY}&to=${now}&points=100`);
+    expect(day).toMatchObject({ source: 'rollup', bucketMs: 15 * MINUTE });
+    const newest = day.series.RCP?.at(-1);
+    expect(newest?.t).toBe(now - 15 * MINUTE);
+    expect(rounded(day.series.RCP?.slice(-1))).toEqual(rounded([expected(now - 15 * MINUTE, 15 * MINUTE, all)]));
+    expect(day.series.RCP?.reduce((n, bucket) => n + bucket.n, 0)).toBe(all.length);
+
+    const months = await answer('OC-A1', `from=${now - 100 * DAY}&to=${now}&points=100`);
+    expect(months.source).toBe('rollup');
+    expect(months.series.RCP?.reduce((n, bucket) => n + bucket.n, 0)).toBe(all.length);
+    const last = months.series.RCP?.at(-1);
+    expect(last?.max).toBe(Math.max(...all.filter((reading) => reading.Time >= (last?.t ?? 0)).flatMap((reading) => reading.RCP ?? [])));
   });
 
   it('draws a range older than RAW_RETENTION_DAYS from the rollups, however short', async () => {

@@ -45,7 +45,7 @@ describe('the server with a logger at a level', () => {
     expect(text).toContain('written');
   });
 
-  it('at silent, writes nothing and derives no logger per request (its cost, bench/README.md)', async () => {
+  it('at silent, writes nothing and derives no logger per request (its cost, docs/performance.md)', async () => {
     const log = capturedLog(loggerOptions('silent'));
     const served = await appAt('silent', log);
     expect((await served.inject({ method: 'GET', url: '/probe' })).json()).toEqual({ own: true });

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { lastWillFor } from '../../src/domain/mqtt/payloads';
 import { topicFor } from '../../src/domain/mqtt/topics';
+import { buildServer, killServers, startServer, type ServerProcess } from './server-process';
 import { throwawayCertificate } from './tls-certificate';
 
 /**
@@ -15,59 +15,18 @@ import { throwawayCertificate } from './tls-certificate';
  * embedded MQTT broker on a free port (MQTT_PORT 0, never 1883: this machine's Mosquitto holds it).
  */
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-interface Started {
-  child: ChildProcess;
-  port: number;
+interface Started extends ServerProcess {
   /** The embedded broker's port, from the "ready at" line (0 with an external broker). */
   mqttPort: number;
-  output: () => string;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-const children: ChildProcess[] = [];
 const devices: MqttClient[] = [];
 
-const start = (env: Record<string, string>, args: string[] = [], broker = /MQTT broker on port (\d+)/): Promise<Started> => {
-  const base = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !['DATABASE_URL', 'ADMIN_PASSWORD', 'ADMIN_ACCOUNT', 'API_PREFIX', 'PORT', 'HOST', 'WORKERS'].includes(name) && !name.startsWith('MQTT_'),
-    ),
-  );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
-    cwd: ROOT,
-    env: { ...base, PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', SCRYPT_COST: '12', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on('exit', (code, signal) => resolve({ code, signal }));
-  });
-  return new Promise((resolve, reject) => {
-    // Each process loads tsx first: on a busy two-core machine a cluster takes a while.
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
-    const check = () => {
-      const ready = /ready at http:\/\/127\.0\.0\.1:(\d+)\/.*/.exec(output);
-      const note = ready === null ? null : broker.exec(ready[0]);
-      if (ready?.[1] !== undefined && note !== null) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(ready[1]), mqttPort: Number(note[1] ?? 0), output: () => output, exit });
-      }
-    };
-    child.stdout?.on('data', check);
-    void exit.then(({ code }) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before listening:\n${output}`));
-    });
-  });
+const start = async (env: Record<string, string>, args: string[] = [], broker = /MQTT broker on port (\d+)/, compiled?: string): Promise<Started> => {
+  const started = await startServer({ env: { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', ...env }, args, compiled });
+  const note = broker.exec(started.ready);
+  if (note === null) throw new Error(`the ready line does not name the broker (${String(broker)}): ${started.ready}`);
+  return { ...started, mqttPort: Number(note[1] ?? 0) };
 };
 
 describe('server/main.ts', () => {
@@ -80,7 +39,7 @@ describe('server/main.ts', () => {
   });
   afterEach(async () => {
     await Promise.all(devices.splice(0).map((client) => client.endAsync(true)));
-    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    killServers();
   });
   afterAll(() => {
     rmSync(dataDir, { recursive: true, force: true });
@@ -234,6 +193,26 @@ describe('server/main.ts', () => {
     expect(await server.exit).toEqual({ code: 0, signal: null });
   }, 90_000);
 
+  it('compiled (npm run build:server) and run with plain node: stores a reading through its writer thread, logs no error, exits 0', async () => {
+    const built = await buildServer();
+    try {
+      const server = await start(demoEnv(), ['--demo'], undefined, built.dir);
+      const base = `http://127.0.0.1:${server.port}`;
+      const token = await adminToken(base);
+      const secret = await registerDevice(base, token, 'OC-JS1');
+      const chamber = await device(server.mqttPort, 'OC-JS1', secret);
+      const time = Date.now() - 60_000;
+      // Acknowledged once the writer thread (a .js file beside main.js) committed it.
+      await chamber.publishAsync(topicFor('OC-JS1', 'telemetry'), JSON.stringify({ Time: time, RCP: 1.3 }), { qos: 1 });
+      expect(storedTimes('OC-JS1')).toEqual([time]);
+      server.child.kill('SIGTERM');
+      expect(await server.exit).toEqual({ code: 0, signal: null });
+      expect(server.output()).not.toMatch(/"level":[56]0/);
+    } finally {
+      await built.remove();
+    }
+  }, 90_000);
+
   it('with TLS only (MQTT_PLAIN=off) and WORKERS=2: names the TLS port, stores over TLS, and the workers still reach the broker on 127.0.0.1', async () => {
     const tlsDir = mkdtempSync(path.join(tmpdir(), 'oxygen-main-tls-'));
     try {
@@ -264,8 +243,9 @@ describe('server/main.ts', () => {
     const clientId = `oxygen.test.main-${process.pid}`;
     const broker = 'mqtt://127.0.0.1:1883';
     try {
-      // Empty is unset: no embedded broker settings beside MQTT_URL.
-      const external = { ...demoEnv(), MQTT_PORT: '', MQTT_HOST: '', WORKERS: '2', MQTT_URL: broker, MQTT_CLIENT_ID: clientId };
+      // Empty is unset: no embedded broker settings beside MQTT_URL. A group of its own, so that no other
+      // server on this broker (another test, a demo) takes a share of what the chambers publish.
+      const external = { ...demoEnv(), MQTT_PORT: '', MQTT_HOST: '', WORKERS: '2', MQTT_URL: broker, MQTT_CLIENT_ID: clientId, MQTT_SHARE_GROUP: `main${process.pid}` };
       const server = await start(external, ['--demo'], /MQTT external broker/);
       const base = `http://127.0.0.1:${server.port}`;
       const token = await adminToken(base);

@@ -477,6 +477,21 @@ describe.each(STORE_KINDS)('permission matrix (%s)', (kind) => {
     expect(onOwn.json<{ data: { read: number } }>().data.read).toBe(own.length);
   });
 
+  it.each(ROLES)("the old console's account list and user centre answer %s within its scope", async (role) => {
+    await ready();
+    const admins = await send(role, upstream('/get_Admins', { current: 1, pageSize: 100 }));
+    const oldList = await send(role, { method: 'GET', url: '/upstream/list/user?current=1&pageSize=100' });
+    expect(codeOf(oldList), oldList.body).toBe(canAccess(roleOf(role), { resource: 'accounts', action: 'list' }) ? CODES.ok : CODES.forbidden);
+    expect(oldList.json<{ data: unknown }>().data).toEqual(admins.json<{ data: unknown }>().data);
+
+    const projects = await send(role, upstream('/api/user/my-project/list', undefined));
+    expect(codeOf(projects), projects.body).toBe(CODES.ok);
+    const devices = projects.json<{ data: { description: string }[] }>().data.map((project) => project.description.split(' · ')[0]);
+    const managed = MANAGED[role];
+    if (managed === 'all') expect(devices.length).toBeGreaterThan(0);
+    else expect(devices.sort()).toEqual([...managed].sort());
+  });
+
   it('the audit log answers each role only entries of its subtree (client: its own) on devices it sees', async () => {
     await ready();
     const ids = Object.fromEntries(

@@ -1,7 +1,7 @@
 /**
  * Number and time formats of the live screens, made once per locale and kept: `toLocaleString` with a
  * locale builds a new Intl formatter on every call, which was the largest single cost of rendering a
- * monitor row that 1,000 chambers re-render every second (bench/README.md, bench:monitor).
+ * monitor row that 1,000 chambers re-render every second (docs/performance.md, bench:monitor).
  */
 
 const formats = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();

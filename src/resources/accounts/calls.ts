@@ -4,6 +4,7 @@ import { PASSWORD_MAX } from '../../domain/auth';
 import { newPasswordSchema } from '../../domain/password';
 import { LEVELS } from '../../domain/roles';
 import { deviceIdSchema } from '../devices/requests';
+import { MAX_PAGE_SIZE } from '../query';
 import { ACCOUNT_CALLS, ACCOUNT_ENDPOINTS } from './config';
 
 /**
@@ -78,3 +79,13 @@ export const UPSTREAM_ALIASES: Readonly<Record<string, string>> = {
   '/getUserInfo': '/api/user/info',
   '/updateUserPwd': ACCOUNT_CALLS.changeOwnPassword,
 };
+
+/**
+ * The old console's own mock of the account list: `GET list/user?current&pageSize`, answered as `get_Admins`
+ * answers that page (the same records, scope and rights).
+ */
+export const OLD_ACCOUNT_LIST = '/list/user';
+export const oldAccountListQuerySchema = z.strictObject({
+  current: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
+});
