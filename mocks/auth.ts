@@ -73,6 +73,9 @@ export const mockCredentials = (accounts: readonly MockAccount[] = OLD_CONSOLE_A
 interface MockSession {
   account: string;
   level: Level;
+  /** When it signed in and the browser it came from (the user settings' open sessions); absent in sessions kept before they were recorded. */
+  startedAt?: number;
+  agent?: string;
 }
 
 /**
@@ -95,6 +98,14 @@ export const mockAccountOf = (request: Request): string | undefined => sessions.
 
 /** The Level a signed-in request acts at: the role its session switched to, else its account's. */
 export const mockLevelOf = (request: Request): Level | undefined => sessions.get(tokenOf(request))?.level;
+
+/** The signed-in token of a request, for the user settings' "current session". */
+export const mockTokenOf = tokenOf;
+
+/** One session ends, as the user settings' revoke ends it on the server. */
+export const endSession = (token: string): void => {
+  sessions.delete(token);
+};
 
 /** Every session of the account ends, as the server's reset revokes the account's tokens. */
 export const endSessionsOf = (account: string): void => {
@@ -125,7 +136,7 @@ export const authHandlers = (base: string, credentials: MockCredentials = mockCr
     const account = credentials.get(Account);
     if (!account || account.Code !== Code) return ok<LoginResult>({ State: false });
     const token = `mock-${Account}-${crypto.randomUUID()}`;
-    sessions.set(token, { account: Account, level: account.Level });
+    sessions.set(token, { account: Account, level: account.Level, startedAt: Date.now(), agent: request.headers.get('user-agent') ?? '' });
     const expiresAt = new Date(Date.now() + 12 * 3600_000).toISOString();
     return ok<LoginResult>({ State: true, Account, Level: account.Level, token, expiresAt, mustChangeCode: account.mustChangeCode });
   }),

@@ -24,6 +24,7 @@ import { mockScope } from './scope';
 import { MOCK_EPOCH, seedTables } from './seed';
 import { mockNow, type MockState } from './state';
 import { upstreamResourceHandlers } from './upstream';
+import { userSettingHandlers } from './userSettings';
 
 export interface MockOptions {
   /** The resources to serve; the registry by default. */
@@ -116,6 +117,7 @@ export const handlers = (
     ...messageHandlers(upstreamBase, canAccess, { seededAt: state.seededAt, devices: tableOf(devicesConfig), boxes: state.messages }),
     ...fleetSummaryHandlers(restBase, tables, canAccess, scope, () => mockNow(state)),
     ...channelFormHandlers(upstreamBase, canAccess),
+    ...userSettingHandlers(upstreamBase, canAccess, scope),
     ...liveHandlers(restBase, { devices: () => tableOf(devicesConfig), commands, visibleTo: devicesVisibleTo, tickMs: liveTickMs }),
     ...aliasHandlers(upstreamBase, answer),
     ...oldCallHandlers(upstreamBase, { tables, check: canAccess, scope, credentials, now: () => mockNow(state), answer }),

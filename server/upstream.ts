@@ -10,6 +10,7 @@ import { registerListRoute } from './lists/route';
 import { messageRoutes } from './messages/routes';
 import { servedBy } from './resources/registry';
 import { userCenterRoutes } from './user-center/routes';
+import { userSettingRoutes } from './userSettings/routes';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -52,7 +53,8 @@ const aliasRoutes = (app: FastifyInstance, aliases: Readonly<Record<string, stri
 
 /**
  * The upstream contract, registered under API_PREFIX: one route plugin per concern with calls of its own
- * (sign-in, accounts, devices, the message box, the old console's user centre, the template forms), every
+ * (sign-in, accounts, devices, the message box, the old console's user centre, the user settings, the
+ * template forms), every
  * list from the registry
  * (server/resources/registry.ts), plus the aliases of src/resources/accounts/calls.ts. Unknown paths under the prefix answer 40400.
  * Encapsulated: its not-found handler and alias hook stay under the prefix.
@@ -68,6 +70,7 @@ export const upstreamPlugin = fp(
     await app.register(messageRoutes);
     await app.register(userCenterRoutes);
     await app.register(channelFormRoutes);
+    await app.register(userSettingRoutes);
     checkAliases();
   },
   { name: 'oxygen-upstream', fastify: '5.x', encapsulate: true, dependencies: ['oxygen-context', 'oxygen-http', 'oxygen-auth'] },

@@ -14,6 +14,8 @@ export interface SignInInput {
   password: string;
   /** The client's address, for throttling and the audit trail. */
   address: string;
+  /** The client's User-Agent header, kept with the session (docs/user-settings.md). */
+  agent: string;
 }
 
 const verifyAccount = async (ctx: AppContext, input: SignInInput) => {
@@ -65,7 +67,7 @@ export const signIn = async (ctx: AppContext, input: SignInInput): Promise<Login
   const mustChangeCode = isSet(row.must_change_code);
   const { token, expiresAt } = await ctx.db.transaction().execute(async (trx) => {
     await attemptSignedIn({ db: trx, now: ctx.now }, attempt);
-    const issued = await issueToken({ ...ctx, db: trx }, row.id);
+    const issued = await issueToken({ ...ctx, db: trx }, row.id, { address: input.address, agent: input.agent });
     await recordAudit(
       trx,
       { id: row.id, account: row.account, address: input.address },

@@ -32,6 +32,7 @@ export const authRoutes: FastifyPluginAsync = async (instance) => {
       account: request.body.Account,
       password: request.body.Code,
       address: request.ip,
+      agent: request.headers['user-agent'] ?? '',
     });
     return result.State ? ok(result, t(request, 'ok')) : ok(result, t(request, 'auth.wrongCredentials'));
   });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { levelToRole } from '../../src/domain/roles';
+import { SESSION_AGENT_MAX } from '../../src/domain/userSettings';
 import type { AppContext, SignedInAccount } from '../context';
 import { compiledOnce, parameter } from '../db/database';
 import { isSet } from '../db/schema';
@@ -37,14 +38,28 @@ export interface IssuedToken {
   expiresAt: number;
 }
 
+/** Where a sign-in came from: the client's address and its User-Agent header (absent: empty). */
+export interface SessionOrigin {
+  address: string;
+  agent: string;
+}
+
 /** Issues a token; `ctx.db` may be a transaction (sign-in writes its audit entry with it). */
-export const issueToken = async (ctx: Pick<AppContext, 'db' | 'now' | 'config'>, accountId: number): Promise<IssuedToken> => {
+export const issueToken = async (ctx: Pick<AppContext, 'db' | 'now' | 'config'>, accountId: number, origin: SessionOrigin): Promise<IssuedToken> => {
   const now = ctx.now();
   const token = newToken();
   const expiresAt = now + lifetimeMs(ctx);
   await ctx.db
     .insertInto('sessions')
-    .values({ token_hash: hashToken(token), account_id: accountId, created_at: now, last_used_at: now, expires_at: expiresAt })
+    .values({
+      token_hash: hashToken(token),
+      account_id: accountId,
+      created_at: now,
+      last_used_at: now,
+      expires_at: expiresAt,
+      address: origin.address.slice(0, 64),
+      agent: Array.from(origin.agent).slice(0, SESSION_AGENT_MAX).join(''),
+    })
     .execute();
   return { token, expiresAt };
 };

@@ -13,7 +13,8 @@ import type { DB } from './schema';
  * 0013 the device types, seeded with five named ones; 0014 the safety alarms; 0016 the orders' indexes by
  * booking time and session start; 0017 the alarms' messages; 0018 the high pressure alarm follows each
  * type's rated maximum; 0019 chains the audit entries (server/audit/chain.ts); 0020 keeps removed devices
- * with history; 0021 replaces the sign-in failures by attempts counted per (address, account) pair.
+ * with history; 0021 replaces the sign-in failures by attempts counted per (address, account) pair; 0023 the user settings:
+ * where sessions started, basic information and operators' certificates.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -546,6 +547,46 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.createIndex('login_failures_kind_key_at').on('login_failures').columns(['kind', 'key', 'at']).execute();
         await db.schema.createIndex('login_failures_at').on('login_failures').column('at').execute();
         await db.schema.dropTable('sign_in_attempts').execute();
+      },
+    },
+    '0023_user_settings': {
+      async up(db: Kysely<unknown>) {
+        // Where a session started, so its owner can tell its sign-ins apart (docs/user-settings.md, "Security").
+        await db.schema.alterTable('sessions').addColumn('address', 'varchar(64)', (col) => col.notNull().defaultTo('')).execute();
+        await db.schema.alterTable('sessions').addColumn('agent', 'varchar(255)', (col) => col.notNull().defaultTo('')).execute();
+        // An account's basic information: one row once it saved it.
+        await db.schema
+          .createTable('account_profiles')
+          .addColumn('account_id', 'integer', (col) => col.primaryKey().references('accounts.id').onDelete('cascade'))
+          .addColumn('email', 'varchar(254)', (col) => col.notNull())
+          .addColumn('nickname', 'varchar(32)', (col) => col.notNull())
+          .addColumn('country_region', 'varchar(64)', (col) => col.notNull())
+          .addColumn('area', 'varchar(64)', (col) => col.notNull())
+          .addColumn('address', 'varchar(200)', (col) => col.notNull())
+          .addColumn('phone', 'varchar(32)', (col) => col.notNull())
+          .addColumn('profile', 'text', (col) => col.notNull())
+          .addColumn('updated_at', 'bigint', (col) => col.notNull())
+          .execute();
+        // Operators' certificates, each submission a row; the approver is kept by name, as the audit trail keeps it.
+        await withId(db.schema.createTable('certificates'))
+          .addColumn('account_id', 'integer', (col) => col.notNull().references('accounts.id').onDelete('cascade'))
+          .addColumn('number', 'varchar(64)', (col) => col.notNull())
+          .addColumn('issuer', 'varchar(128)', (col) => col.notNull())
+          .addColumn('expires_on', 'varchar(10)', (col) => col.notNull())
+          .addColumn('status', 'varchar(16)', (col) => col.notNull())
+          .addColumn('submitted_at', 'bigint', (col) => col.notNull())
+          .addColumn('decided_by', 'varchar(64)')
+          .addColumn('decided_at', 'bigint')
+          .addCheckConstraint('certificates_status', sql`status in ('auditing', 'pass', 'rejected')`)
+          .execute();
+        await db.schema.createIndex('certificates_account_id').on('certificates').columns(['account_id', 'id']).execute();
+        await db.schema.createIndex('certificates_status').on('certificates').column('status').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('certificates').execute();
+        await db.schema.dropTable('account_profiles').execute();
+        await db.schema.alterTable('sessions').dropColumn('agent').execute();
+        await db.schema.alterTable('sessions').dropColumn('address').execute();
       },
     },
     '0026_channel_forms': {

@@ -30,6 +30,38 @@ interface SessionsTable {
   /** Absolute expiry: created_at + TOKEN_MAX_HOURS. */
   expires_at: number;
   revoked_at: number | null;
+  /** The client's address at sign-in, and its User-Agent (cut to SESSION_AGENT_MAX): where the session started. */
+  address: Generated<string>;
+  agent: Generated<string>;
+}
+
+/** An account's basic information (src/domain/userSettings.ts), once saved. */
+interface AccountProfilesTable {
+  account_id: number;
+  email: string;
+  nickname: string;
+  country_region: string;
+  area: string;
+  address: string;
+  phone: string;
+  profile: string;
+  updated_at: number;
+}
+
+/** An operator's certificate as submitted, and the decision of an administrator above. */
+interface CertificatesTable {
+  id: Generated<number>;
+  account_id: number;
+  number: string;
+  issuer: string;
+  /** YYYY-MM-DD, valid through that day. */
+  expires_on: string;
+  /** 'auditing' | 'pass' | 'rejected'. */
+  status: string;
+  submitted_at: number;
+  /** The deciding administrator's account name, null while waiting. */
+  decided_by: string | null;
+  decided_at: number | null;
 }
 
 interface SignInAttemptsTable {
@@ -307,6 +339,8 @@ export interface DB {
   alarms: AlarmsTable;
   alarm_transitions: AlarmTransitionsTable;
   channel_forms: ChannelFormsTable;
+  account_profiles: AccountProfilesTable;
+  certificates: CertificatesTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -6,12 +6,18 @@ export const AUDIT_ACTIONS = [
   'auth.signIn',
   'auth.signInRefused',
   'auth.signOut',
+  // One of one's own sessions ended from the user settings.
+  'auth.revokeSession',
   'account.create',
   'account.resetPassword',
   'account.changeOwnPassword',
   'account.assignDevices',
   'account.update',
   'account.delete',
+  // The user settings (docs/user-settings.md): one's basic information and certificate, an approver's decision.
+  'account.saveInfo',
+  'account.submitCertificate',
+  'account.decideCertificate',
   'device.register',
   'device.rotateSecret',
   'device.delete',

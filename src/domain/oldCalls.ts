@@ -56,7 +56,8 @@ export const OLD_CALLS: readonly OldCall[] = [
     body: () => ({ email: 'first@example.com', nickname: 'First', countryRegion: 'China', area: 'Beijing', address: 'Chaoyang', profile: 'Runs the Beijing chambers.' }),
   },
   { method: 'POST', path: '/api/user/certification', owner: 'user-settings', server: true },
-  { method: 'POST', path: '/api/user/upload', owner: 'user-settings', server: true },
+  // The old console's avatar upload: the server keeps no uploads (docs/user-settings.md), so the mocks alone answer it.
+  { method: 'POST', path: '/api/user/upload', owner: 'user-settings', server: false },
   { method: 'POST', path: USER_CENTER_CALLS.visits, owner: 'old-calls', server: true, shape: visitsAnswerSchema },
   { method: 'POST', path: USER_CENTER_CALLS.myProjects, owner: 'old-calls', server: true, shape: myProjectsAnswerSchema },
   { method: 'POST', path: USER_CENTER_CALLS.myTeams, owner: 'old-calls', server: true, shape: myTeamsAnswerSchema },

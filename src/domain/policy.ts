@@ -21,7 +21,8 @@ export type Action =
   | 'shelve'
   | 'clear'
   | 'cancel'
-  | 'verify';
+  | 'verify'
+  | 'approve';
 
 const everyone: RoleList = ['admin', 'user', 'lowUser', 'client'];
 const administrators: RoleList = ['admin', 'user', 'lowUser'];
@@ -88,6 +89,8 @@ const data = {
   'device-commands': readable,
   // Each account's own message box: listing it and marking its messages read (docs/messages.md).
   messages: { list: everyone, edit: everyone },
+  // Operators' certificates (docs/user-settings.md): an administrator above the holder approves or refuses one.
+  certificates: { approve: administrators },
 } satisfies Record<string, Partial<Record<Action, RoleList>>>;
 
 export const POLICY: Record<string, Partial<Record<Action, RoleList>>> = { ...pages, ...data };

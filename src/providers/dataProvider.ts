@@ -24,6 +24,7 @@ import { MAX_PAGE_SIZE } from '../resources/query';
 import { createRestFetch, createRestProvider } from './rest';
 import type { TokenStore } from './tokenStore';
 import { createUpstreamProvider } from './upstream';
+import { userSettingMethods } from './userSettingCalls';
 
 export interface DataProviderOptions {
   http: HttpClient;
@@ -215,6 +216,7 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     /** The workplace's figures for the browser's day (`tz`: its getTimezoneOffset); fails quietly, the page shows it. */
     fleetSummary: async (tz: number): Promise<FleetSummary> =>
       fleetSummarySchema.parse((await restFetch(`${restBase}/${FLEET_SUMMARY_PATH}?tz=${tz}`)).json),
+    ...userSettingMethods(http),
   } satisfies DataProvider;
 };
 

@@ -35,6 +35,14 @@ const METHOD_NAMES = {
   fleetSummary: true,
   submitChannelForm: true,
   rotateDeviceSecret: true,
+  basicInfo: true,
+  saveBasicInfo: true,
+  certification: true,
+  submitCertificate: true,
+  pendingCertificates: true,
+  decideCertificate: true,
+  openSessions: true,
+  revokeSession: true,
 } as const satisfies Record<keyof ConsoleDataProvider, true>;
 
 type AnyMethod = (...args: unknown[]) => Promise<unknown>;

@@ -14,7 +14,7 @@ const MonitorDashboardPage = lazyView(() => import('../pages/monitorDashboard/Mo
 const DeviceAttsPage = lazyView(() => import('../pages/deviceAtts/DeviceAttsPage').then((module) => module.DeviceAttsPage));
 const OxygenMonitorPage = lazyView(() => import('../pages/OxygenMonitor/OxygenMonitorPage').then((module) => module.OxygenMonitorPage));
 const UserInfoPage = lazyView(() => import('../pages/userInfo/UserInfoPage').then((module) => module.UserInfoPage));
-const UserSettingPage = lazyView(() => import('../pages/UserSettingPage').then((module) => module.UserSettingPage));
+const UserSettingPage = lazyView(() => import('../pages/userSetting/UserSettingPage').then((module) => module.UserSettingPage));
 const OrderManager = lazyView(() => import('../resources/orders/OrderManager').then((module) => module.OrderManager));
 const StepFormPage = lazyView(() => import('../pages/templateForms/StepFormPage').then((module) => module.StepFormPage));
 const GroupFormPage = lazyView(() => import('../pages/templateForms/GroupFormPage').then((module) => module.GroupFormPage));

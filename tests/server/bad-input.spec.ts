@@ -153,6 +153,8 @@ const GENERIC_CANDIDATES: readonly unknown[] = [
   'OC-A1', 'first', 'Strong2026x', 'Id', 'Time', 'at', 'id', 'ASC', 'Work', 'Open', 1, 2, 3, 0, 10, T0, true, false, [], ['OC-A1'], [1], {}, 'x',
   // A history range (its `to` must follow its `from`, so no single candidate fills both).
   { from: T0, to: T0 + 1 },
+  // The user settings' formats: an email, a calendar day, a session's name.
+  'li.na@example.com', '2099-12-31', '0123456789abcdef',
 ];
 
 const NONE = Symbol('none');

@@ -247,6 +247,15 @@ describe.each(STORE_KINDS)('the mocks answer every call as the server does (%s)'
       alarmHistory: { write: false, run: () => provider.alarmHistory(alarmId) },
       fleetSummary: { write: false, run: () => provider.fleetSummary(0) },
       rotateDeviceSecret: { write: true, run: () => provider.rotateDeviceSecret(otherDevice) },
+      basicInfo: { write: false, run: () => provider.basicInfo() },
+      saveBasicInfo: { write: true, run: () => provider.saveBasicInfo({ email: 'parity@example.com', nickname: 'Parity', countryRegion: 'China', area: 'Hangzhou', address: '', phone: '', profile: '' }) },
+      certification: { write: false, run: () => provider.certification() },
+      submitCertificate: { write: true, run: () => provider.submitCertificate({ number: 'PARITY-0001', issuer: 'Parity Board', expiresOn: '2099-12-31' }) },
+      pendingCertificates: { write: false, run: () => provider.pendingCertificates() },
+      decideCertificate: { write: true, run: () => provider.decideCertificate({ account: 'client', pass: true }) },
+      openSessions: { write: false, run: () => provider.openSessions() },
+      // A session no one has: both answer 40400, and every role's session goes on for the calls after it.
+      revokeSession: { write: true, run: () => provider.revokeSession({ session: '0123456789abcdef' }) },
       // The first role creates the activity; the others are refused it by name, on both sides.
       submitChannelForm: { write: true, run: () => provider.submitChannelForm(VALID_STEP) },
     };

@@ -18,6 +18,6 @@ export const loadLazyViews = () =>
     import('../../src/resources/orders/report/OrderReport'),
     import('../../src/resources/devices/detail/DeviceDetail'),
     import('../../src/pages/WorkplacePage'),
-    import('../../src/pages/UserSettingPage'),
+    import('../../src/pages/userSetting/UserSettingPage'),
     import('../../src/pages/ExceptionPage'),
   ]);

@@ -41,7 +41,7 @@ const signsIn = async (account: string, code: string) => {
 describe('changing one\'s own password in user settings (/user/setting)', () => {
   it('checks the rule and the confirmation first, shows a wrong current password on its field, then changes it', async () => {
     await mockSession('user');
-    renderAt('/user/setting');
+    renderAt('/user/setting?tab=security');
     await screen.findByLabelText('当前密码', {}, { timeout: 20_000 });
     expect(screen.getByRole('heading', { name: '修改密码' })).toBeTruthy();
     expect(screen.getByText('密码规则：至少 12 个字符，不含空格，须同时包含大写字母、小写字母和数字，且不能是常见密码。')).toBeTruthy();
@@ -77,7 +77,7 @@ describe('changing one\'s own password in user settings (/user/setting)', () => 
 
   it('says the same in English after switching the language', async () => {
     await mockSession('admin');
-    renderAt('/user/setting');
+    renderAt('/user/setting?tab=security');
     await screen.findByLabelText('当前密码', {}, { timeout: 20_000 });
     fireEvent.click(screen.getByLabelText('切换语言'));
     fireEvent.click(await screen.findByText('English', {}, wait));
