@@ -33,6 +33,9 @@ const METHOD_NAMES = {
   alarmAction: true,
   alarmHistory: true,
   fleetSummary: true,
+  statsOverview: true,
+  statsReadings: true,
+  statsPivot: true,
   rotateDeviceSecret: true,
 } as const satisfies Record<keyof ConsoleDataProvider, true>;
 

@@ -13,12 +13,16 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import BlockIcon from '@mui/icons-material/Block';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import ErrorIcon from '@mui/icons-material/ErrorOutline';
+import BarChartIcon from '@mui/icons-material/BarChart';
+import PivotIcon from '@mui/icons-material/PivotTableChart';
 import type { MenuPath } from '../domain/menu';
 
 /** Each screen's icon, in the menu and on the workplace page. */
 export const ROUTE_ICONS: Record<MenuPath, SvgIconComponent> = {
   '/dashboard/workplace': DashboardIcon,
   '/dashboard/monitor': GridViewIcon,
+  '/visualization/data-analysis': BarChartIcon,
+  '/visualization/multi-dimension-data-analysis': PivotIcon,
   '/list/oxygen-monitor': MonitorHeartIcon,
   '/list/device-atts': SensorsIcon,
   '/list/readings': TimelineIcon,

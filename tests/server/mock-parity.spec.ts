@@ -245,6 +245,9 @@ describe.each(STORE_KINDS)('the mocks answer every call as the server does (%s)'
       alarmAction: { write: true, run: () => provider.alarmAction(alarmId, 'ack', { comment: 'seen' }) },
       alarmHistory: { write: false, run: () => provider.alarmHistory(alarmId) },
       fleetSummary: { write: false, run: () => provider.fleetSummary(0) },
+      statsOverview: { write: false, run: () => provider.statsOverview({ from: clock.now() - 7 * 24 * HOUR, to: clock.now() + HOUR, tz: 0 }) },
+      statsReadings: { write: false, run: () => provider.statsReadings({ from: clock.now() - 7 * 24 * HOUR, to: clock.now() + HOUR, tz: 0 }) },
+      statsPivot: { write: false, run: () => provider.statsPivot({ from: clock.now() - 7 * 24 * HOUR, to: clock.now() + HOUR, tz: 0, measure: 'sessions', by: 'site' }) },
       rotateDeviceSecret: { write: true, run: () => provider.rotateDeviceSecret(otherDevice) },
     };
     const custom = Object.keys(provider).filter((method) => !['getList', 'getOne', 'getMany', 'getManyReference', 'create', 'update', 'updateMany', 'delete', 'deleteMany'].includes(method));

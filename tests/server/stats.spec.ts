@@ -1,9 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import type { Insertable } from 'kysely';
 import type { AlarmKind, AlarmPriority } from '../../src/domain/alarms/rules';
 import { pivotAnswerSchema, statsOverviewSchema, statsReadingsSchema, type PivotAnswer } from '../../src/domain/stats';
 import { openAlarm } from '../../server/alarms/store';
 import { SYSTEM_ACTOR } from '../../server/audit/trail';
+import { ROLLUP_COLUMNS, type DB } from '../../server/db/schema';
 import { createBooking } from '../../server/orders/create-booking';
 import { endSession } from '../../server/orders/session-end';
 import { startSession } from '../../server/orders/session-start';
@@ -69,21 +71,24 @@ describe.each(STORE_KINDS)('the analysis aggregates (%s)', (kind) => {
       .execute();
 
     const alarm = async (deviceId: string, alarmKind: AlarmKind, priority: AlarmPriority, at: number, ackAfterS?: number) => {
-      const { id } = await openAlarm(ctx.db, { deviceId, kind: alarmKind, priority, state: 'active-unacked', value: null, threshold: null }, SYSTEM_ACTOR, at);
-      if (ackAfterS !== undefined) await ctx.db.updateTable('alarms').set({ acked_at: at + ackAfterS * 1000, acked_by: 'admin', state: 'active-acked' }).where('id', '=', id).execute();
+      const opened = await openAlarm(ctx.db, { deviceId, kind: alarmKind, priority, state: 'active-unacked', value: null, threshold: null }, SYSTEM_ACTOR, at);
+      expect(opened).toBeDefined();
+      if (ackAfterS !== undefined) await ctx.db.updateTable('alarms').set({ acked_at: at + ackAfterS * 1000, acked_by: 'admin', state: 'active-acked' }).where('id', '=', opened?.id ?? -1).execute();
     };
     await alarm('OC-A1', 'o2-high', 'high', DAY + 5 * HOUR, 30);
     await alarm('OC-A2', 'o2-high', 'high', DAY + 6 * HOUR, 90);
     await alarm('OC-C2', 'temperature', 'medium', DAY + 7 * HOUR);
     await alarm('OC-B1', 'humidity', 'low', DAY - 3 * HOUR, 10);
 
-    const hour = (device_id: string, start: number, bucket_ms: number, means: { rcp?: number; rcpi02?: number; rct?: number }) => ({
-      device_id,
-      bucket_ms,
-      start,
-      // Every row names the same columns (a multi-row insert on SQLite has no DEFAULT): a reading it lacks has n 0.
-      ...Object.fromEntries((['rcp', 'rcpi02', 'rct'] as const).flatMap((column) => [[`${column}_sum`, (means[column] ?? 0) * 60], [`${column}_n`, means[column] === undefined ? 0 : 60]])),
-    });
+    const hour = (device_id: string, start: number, bucket_ms: number, means: { rcp?: number; rcpi02?: number; rct?: number }) =>
+      ({
+        device_id,
+        bucket_ms,
+        start,
+        // Every reading of the bucket: a reading it lacks has n 0 (and the rows of a multi-row insert name the same columns).
+        ...Object.fromEntries(Object.values(ROLLUP_COLUMNS).flatMap((column) => [[`${column}_sum`, 0], [`${column}_n`, 0]])),
+        ...Object.fromEntries(Object.entries(means).flatMap(([column, mean]) => [[`${column}_sum`, mean * 60], [`${column}_n`, 60]])),
+      }) as Insertable<DB['reading_rollups']>;
     await ctx.db
       .insertInto('reading_rollups')
       .values([
