@@ -18,6 +18,7 @@ import { liveHandlers } from './live';
 import { messageHandlers } from './messages';
 import { orderHandlers, settleSeededOrders } from './orders';
 import { restResourceHandlers } from './rest';
+import { statsHandlers } from './stats';
 import { mockScope } from './scope';
 import { MOCK_EPOCH, seedTables } from './seed';
 import { mockNow, type MockState } from './state';
@@ -113,6 +114,7 @@ export const handlers = (
     ...historyHandlers(restBase, tables, canAccess, scope),
     ...messageHandlers(upstreamBase, canAccess, { seededAt: state.seededAt, devices: tableOf(devicesConfig), boxes: state.messages }),
     ...fleetSummaryHandlers(restBase, tables, canAccess, scope, () => mockNow(state)),
+    ...statsHandlers(upstreamBase, restBase, tables, canAccess, scope, commands, () => mockNow(state)),
     ...liveHandlers(restBase, { devices: () => tableOf(devicesConfig), commands, visibleTo: devicesVisibleTo, tickMs: liveTickMs }),
     ...aliasHandlers(upstreamBase, answer),
   );

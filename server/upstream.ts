@@ -8,6 +8,7 @@ import { upstreamNotFound } from './http/plugin';
 import { registerListRoute } from './lists/route';
 import { messageRoutes } from './messages/routes';
 import { servedBy } from './resources/registry';
+import { oldAnalysisRoutes } from './stats/oldCalls';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -63,6 +64,7 @@ export const upstreamPlugin = fp(
     await app.register(deviceRoutes);
     for (const resource of servedBy('upstream')) registerListRoute(app, resource);
     await app.register(messageRoutes);
+    await app.register(oldAnalysisRoutes);
     checkAliases();
   },
   { name: 'oxygen-upstream', fastify: '5.x', encapsulate: true, dependencies: ['oxygen-context', 'oxygen-http', 'oxygen-auth'] },

@@ -166,6 +166,35 @@ describe.each(STORE_KINDS)('the analysis aggregates (%s)', (kind) => {
     expect((await pivot('client', 'measure=alarms&by=chamber')).map((row) => [row.key, row.value])).toEqual([['OC-A1', 1]]);
   });
 
+  it("answers the old console's analysis calls in their old shapes from the last 12 UTC days of the caller's chambers", async () => {
+    const old = async (who: DemoName, method: 'GET' | 'POST', call: string, body?: object) => {
+      const response = await app.inject({ method, url: `/upstream/api/${call}`, headers: { authorization: `Bearer ${tokens[who]}` }, ...(body ? { payload: body } : {}) });
+      expect(response.statusCode, response.body).toBe(200);
+      const answer = response.json<{ code: number; status: string; data: unknown }>();
+      expect([answer.code, answer.status]).toEqual([20000, 'ok']);
+      return answer.data;
+    };
+    // Session starts by UTC day: 01-11 OC-B1, 01-12 OC-A1 twice, 01-13 OC-C1.
+    expect((await old('admin', 'GET', 'content-data')) as unknown[]).toEqual([
+      ...['06', '07', '08', '09', '10'].map((day) => ({ x: `2026-01-${day}`, y: 0 })),
+      { x: '2026-01-11', y: 1 },
+      { x: '2026-01-12', y: 2 },
+      { x: '2026-01-13', y: 1 },
+    ]);
+    const growth = (await old('admin', 'POST', 'data-chain-growth', { quota: 'retentionTrends' })) as { count: number; growth: number; chartData: { xAxis: string[]; data: { name: string; value: number[] } } };
+    expect(growth.count).toBe(4);
+    expect(growth.chartData.xAxis).toHaveLength(12);
+    expect(growth.chartData.data).toEqual({ name: 'retentionTrends', value: [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1] });
+    const authors = (await old('admin', 'GET', 'popular-author/list')) as { list: { ranking: number; author: string; contentCount: number }[] };
+    expect(authors.list.map(({ ranking, author, contentCount }) => [ranking, author, contentCount]).slice(0, 3)).toEqual([[1, 'North One', 3], [2, 'South One', 2], [3, 'East One', 2]]);
+    expect(await old('admin', 'POST', 'content-publish')).toContainEqual({ name: 'state', x: ['sent', 'acked', 'refused', 'timeout'], y: [0, 0, 1, 0] });
+    const opinion = (await old('client', 'POST', 'public-opinion-analysis', { quota: 'visitors' })) as { count: number; chartData: { y: number }[] };
+    expect([opinion.count, opinion.chartData.length]).toEqual([2, 12]);
+    for (const call of ['content-period-analysis', 'data-overview']) expect(await old('second', 'POST', call)).toHaveProperty('xAxis');
+    const anonymous = await app.inject({ method: 'POST', url: '/upstream/api/data-overview' });
+    expect(anonymous.json<{ code: number }>().code).toBe(50008);
+  });
+
   it('refuses a caller not signed in, and names what is wrong with a query', async () => {
     expect((await app.inject({ method: 'GET', url: `/api/v1/stats/overview?${RANGE}` })).statusCode).toBe(401);
     const bad = async (path: string, named: string) => {
