@@ -83,6 +83,7 @@ export const appEnUS = {
       lastDays: 'Last %{days} days',
       csv: 'CSV',
       failed: 'Could not load the analysis; try again.',
+      noData: 'Nothing in this range',
       sessionsPerDay: 'Sessions per day',
       sessions: 'Sessions',
       utilisation: 'Utilisation',

@@ -83,6 +83,7 @@ export const appZhCN = {
       lastDays: '最近 %{days} 天',
       csv: 'CSV',
       failed: '无法加载分析数据，请重试。',
+      noData: '此范围内没有数据',
       sessionsPerDay: '每日舱次',
       sessions: '舱次',
       utilisation: '使用率',

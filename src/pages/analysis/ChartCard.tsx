@@ -1,7 +1,8 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import { Card, CardContent, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { Button, downloadCSV } from 'react-admin';
+import { ChartsLocalizationProvider } from '@mui/x-charts/ChartsLocalizationProvider';
+import { Button, downloadCSV, useTranslate } from 'react-admin';
 import { csvTable, type CsvValue } from '../../domain/csv';
 
 /** Bars labelled with their value only while they are few enough to read. */
@@ -14,7 +15,9 @@ export interface ChartTable {
 }
 
 /** A chart with its title and a button that downloads the chart's numbers as CSV (neutralised cells, src/domain/csv.ts). */
-export const ChartCard = ({ title, file, table, children }: { title: string; file: string; table: ChartTable; children: ReactNode }) => (
+export const ChartCard = ({ title, file, table, children }: { title: string; file: string; table: ChartTable; children: ReactNode }) => {
+  const translate = useTranslate();
+  return (
   <Card variant="outlined" data-testid={`chart-${file}`}>
     <CardContent>
       <Stack direction="row" justifyContent="space-between" alignItems="center">
@@ -25,7 +28,8 @@ export const ChartCard = ({ title, file, table, children }: { title: string; fil
           <DownloadIcon />
         </Button>
       </Stack>
-      {children}
+      <ChartsLocalizationProvider localeText={{ noData: translate('app.analysis.noData') }}>{children}</ChartsLocalizationProvider>
     </CardContent>
   </Card>
-);
+  );
+};
