@@ -17,7 +17,7 @@ import { DEVICES, ROOT as SUPER_ADMIN, T0, benchEnv } from './seed';
  */
 
 const HOUR_MS = 3_600_000;
-export const STATS_TARGET_P95_MS = 300;
+const STATS_TARGET_P95_MS = 300;
 const SESSIONS_PER_DAY = 4;
 
 const settings = () => ({

@@ -16,7 +16,7 @@ export const STATS_PATHS = { overview: 'stats/overview', readings: 'stats/readin
 const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
 /** The longest range one request may ask for: a year and a month. */
-export const STATS_MAX_DAYS = 400;
+const STATS_MAX_DAYS = 400;
 
 const rangeFields = {
   /** Epoch ms, inclusive; at least 1, so that an empty `from=` is refused rather than read as 1970. */
