@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import type { z } from 'zod';
 import { COMMAND_TYPES } from '../src/domain/commands';
 import { CODES } from '../src/domain/envelope';
-import { OLD_ANALYSIS_CALLS, oldAnalysisAnswer, oldCallsRange, oldQuotaSchema } from '../src/domain/oldAnalysisCalls';
+import { OLD_ANALYSIS_CALLS, oldAnalysisAnswer, oldAnalysisBodySchema, oldCallsRange } from '../src/domain/oldAnalysisCalls';
 import {
   binOf,
   cellsFor,
@@ -28,7 +28,7 @@ import type { AlarmKind, AlarmPriority } from '../src/domain/alarms/rules';
 import type { WireRecord } from '../src/resources/model';
 import { badInputMessage, readJson, refusalOf, type AccessCheck } from './access';
 import type { CommandLog } from './deviceCommands';
-import { ok, restFail } from './envelope';
+import { fail, ok, restFail } from './envelope';
 import type { MockScope } from './scope';
 import { upstreamRefusal } from './upstream';
 
@@ -218,8 +218,10 @@ export const statsHandlers = (
         method(`${upstreamBase}/api/${call}`, async ({ request }) => {
           const refused = upstreamRefusal(request, check, 'data-analysis', 'list');
           if (refused) return refused;
-          const body = request.method === 'POST' ? oldQuotaSchema.parse(await readJson(request)) : {};
-          return ok(oldAnalysisAnswer(call, overviewOf(request, oldCallsRange(now())), body.quota));
+          const body = request.method === 'POST' ? oldAnalysisBodySchema(call).safeParse(await readJson(request)) : undefined;
+          if (body?.success === false) return fail(CODES.badInput, badInputMessage(body.error));
+          const quota = body?.data !== null && body?.data !== undefined && 'quota' in body.data ? body.data.quota : undefined;
+          return ok(oldAnalysisAnswer(call, overviewOf(request, oldCallsRange(now())), quota));
         }),
       ),
     ),

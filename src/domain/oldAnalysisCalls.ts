@@ -23,8 +23,12 @@ const OLD_DAYS = 12;
 /** The entries of the popular-author list (the template listed 7). */
 const OLD_AUTHORS = 7;
 
-/** The body two of them take: `{ quota }`, which chooses what the chart shows; any other field is ignored, as it was. */
-export const oldQuotaSchema = z.object({ quota: z.string().max(64).optional() }).catch({});
+/** The calls whose body is `{ quota }`, which chooses what the chart shows; the others take no body. */
+const QUOTA_CALLS: ReadonlySet<OldAnalysisCall> = new Set(['public-opinion-analysis', 'data-chain-growth']);
+
+/** A call's body, when POSTed: `{ quota? }` or nothing; an unknown field is refused, as everywhere on the server. */
+export const oldAnalysisBodySchema = (call: OldAnalysisCall) =>
+  (QUOTA_CALLS.has(call) ? z.strictObject({ quota: z.string().max(64).optional() }) : z.strictObject({})).nullish();
 
 /** The range the old calls count over: the last 12 whole UTC days up to the end of today. */
 export const oldCallsRange = (now: number): StatsRange => {

@@ -153,6 +153,8 @@ const GENERIC_CANDIDATES: readonly unknown[] = [
   'OC-A1', 'first', 'Strong2026x', 'Id', 'Time', 'at', 'id', 'ASC', 'Work', 'Open', 1, 2, 3, 0, 10, T0, true, false, [], ['OC-A1'], [1], {}, 'x',
   // A history range (its `to` must follow its `from`, so no single candidate fills both).
   { from: T0, to: T0 + 1 },
+  // A pivot of the analysis: a range, a measure and a dimension together.
+  { from: T0, to: T0 + 1, measure: 'sessions', by: 'site' },
 ];
 
 const NONE = Symbol('none');

@@ -191,6 +191,8 @@ describe.each(STORE_KINDS)('the analysis aggregates (%s)', (kind) => {
     const opinion = (await old('client', 'POST', 'public-opinion-analysis', { quota: 'visitors' })) as { count: number; chartData: { y: number }[] };
     expect([opinion.count, opinion.chartData.length]).toEqual([2, 12]);
     for (const call of ['content-period-analysis', 'data-overview']) expect(await old('second', 'POST', call)).toHaveProperty('xAxis');
+    const stray = await app.inject({ method: 'POST', url: '/upstream/api/data-overview', headers: { authorization: `Bearer ${tokens.admin}`, 'accept-language': 'en-US' }, payload: { quota: 'visitors' } });
+    expect([stray.statusCode, stray.json<{ code: number; msg: string }>().code, stray.json<{ msg: string }>().msg]).toEqual([400, 40000, expect.stringContaining('quota')]);
     const anonymous = await app.inject({ method: 'POST', url: '/upstream/api/data-overview' });
     expect(anonymous.json<{ code: number }>().code).toBe(50008);
   });
