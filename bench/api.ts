@@ -17,6 +17,7 @@ import {
   unfilteredScenario,
   type Scenario,
 } from './scenarios';
+import { measureStatsYear } from './stats';
 import { ADMIN, DEVICES, ORDERS_PER_DEVICE, READINGS_PER_DEVICE, ROOT as SUPER_ADMIN, SCOPED_DEVICES, benchEnv, seed, topUpReadings } from './seed';
 
 /**
@@ -29,7 +30,8 @@ import { ADMIN, DEVICES, ORDERS_PER_DEVICE, READINGS_PER_DEVICE, ROOT as SUPER_A
  * BENCH_CONNECTIONS (default 10), BENCH_ONLY (scenario names, comma-separated), BENCH_CPU_PROF (a
  * directory: profile the server child with --cpu-prof), BENCH_DATA_DIR (reuse a store seeded before;
  * kept), BENCH_NO_REPORT=1 (do not write results), BENCH_WORKERS (WORKERS of the server and the
- * ceiling alike, default 2).
+ * ceiling alike, default 2). The stats-year scenario (bench/stats.ts) adds a year of analysis data after the
+ * lists and measures the analysis calls (p95 <= 300 ms): BENCH_STATS_CHAMBERS, BENCH_STATS_DAYS, BENCH_STATS_REQUESTS.
  */
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -222,8 +224,10 @@ const main = async (): Promise<number> => {
     await server.stop();
     const atScale = wanted('readings-10m') ? await measureAtScale(startServer, dataDir) : undefined;
     if (atScale !== undefined) rows.push(atScale.row);
+    // After the lists (it adds a year of orders, rollups, commands and alarms): the analysis calls, p95 target apart.
+    const statsYear = wanted('stats-year') ? await measureStatsYear(startServer, dataDir, log) : undefined;
 
-    const problems = [...rows.flatMap(misses), ...(atScale?.problems ?? [])];
+    const problems = [...rows.flatMap(misses), ...(atScale?.problems ?? []), ...(statsYear?.problems ?? [])];
     const report: Report = {
       date,
       machine: host,
@@ -239,6 +243,7 @@ const main = async (): Promise<number> => {
       },
       target: TARGET,
       rows,
+      ...(statsYear === undefined ? {} : { statsYear: { target: 'p95 <= 300 ms per call', data: statsYear.data, rows: statsYear.rows } }),
       met: problems.length === 0,
       misses: problems,
     };

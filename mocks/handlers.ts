@@ -20,6 +20,7 @@ import { messageHandlers } from './messages';
 import { orderHandlers, settleSeededOrders } from './orders';
 import { restResourceHandlers } from './rest';
 import { oldCallHandlers } from './oldCalls';
+import { statsHandlers } from './stats';
 import { mockScope } from './scope';
 import { MOCK_EPOCH, seedTables } from './seed';
 import { mockNow, type MockState } from './state';
@@ -118,6 +119,7 @@ export const handlers = (
     ...fleetSummaryHandlers(restBase, tables, canAccess, scope, () => mockNow(state)),
     ...channelFormHandlers(upstreamBase, canAccess),
     ...userSettingHandlers(upstreamBase, canAccess, scope),
+    ...statsHandlers(upstreamBase, restBase, tables, canAccess, scope, commands, () => mockNow(state)),
     ...liveHandlers(restBase, { devices: () => tableOf(devicesConfig), commands, visibleTo: devicesVisibleTo, tickMs: liveTickMs }),
     ...aliasHandlers(upstreamBase, answer),
     ...oldCallHandlers(upstreamBase, { tables, check: canAccess, scope, credentials, now: () => mockNow(state), answer }),

@@ -11,6 +11,7 @@ import { messageRoutes } from './messages/routes';
 import { servedBy } from './resources/registry';
 import { userCenterRoutes } from './user-center/routes';
 import { userSettingRoutes } from './userSettings/routes';
+import { oldAnalysisRoutes } from './stats/oldCalls';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -71,6 +72,7 @@ export const upstreamPlugin = fp(
     await app.register(userCenterRoutes);
     await app.register(channelFormRoutes);
     await app.register(userSettingRoutes);
+    await app.register(oldAnalysisRoutes);
     checkAliases();
   },
   { name: 'oxygen-upstream', fastify: '5.x', encapsulate: true, dependencies: ['oxygen-context', 'oxygen-http', 'oxygen-auth'] },

@@ -135,7 +135,7 @@ const demoOrders = (now: number, count: number): { orders: NewOrderRow[]; runnin
   const drafts: Omit<NewOrderRow, 'order_num'>[] = [];
   for (const demo of DEMO_DEVICES.filter((candidate) => candidate.state === 'Work')) {
     const setT = Math.floor((now - between(random, 10, 40) * MINUTE) / MINUTE) * MINUTE;
-    drafts.push({ device_id: demo.id, time: setT - Math.round(between(random, 2, 30)) * HOUR, set_t: setT, is_used: 1, is_pass: 0, finished_at: null });
+    drafts.push({ device_id: demo.id, time: setT - Math.round(between(random, 2, 30)) * HOUR, set_t: setT, is_used: 1, is_pass: 0, finished_at: null, used_at: setT });
   }
   while (drafts.length < count) {
     const demo = DEMO_DEVICES[Math.floor(random() * DEMO_DEVICES.length)] ?? DEMO_DEVICES[0];
@@ -151,6 +151,8 @@ const demoOrders = (now: number, count: number): { orders: NewOrderRow[]; runnin
       is_used: used ? 1 : 0,
       is_pass: past && !used ? 1 : 0,
       finished_at: used ? setT + Math.round(between(random, SESSION_MINUTES, SESSION_MINUTES + 10)) * MINUTE : null,
+      // A used booking's session started at its booking time (UseTime), so the demo's sessions are counted and charted.
+      used_at: used ? setT : null,
     });
   }
   drafts.sort((a, b) => a.time - b.time);

@@ -7,6 +7,7 @@ import { historyRoutes } from '../history/routes';
 import { livePlugin } from '../live/plugin';
 import { orderRestRoutes } from '../orders/rest';
 import { servedBy } from '../resources/registry';
+import { statsRoutes } from '../stats/routes';
 import { restErrorHandler, restNotFound } from './errors';
 import { registerRestList } from './list';
 import { registerRestWrites } from './writes';
@@ -35,6 +36,7 @@ export const restPlugin = fp(
     await app.register(orderRestRoutes);
     await app.register(livePlugin);
     await app.register(fleetRoutes);
+    await app.register(statsRoutes);
     await app.register(auditRoutes);
     // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id; and
     // the derived writes of those with `writes` (the device types' edit): POST /<path>, PUT and DELETE /<path>/:id.

@@ -5,7 +5,7 @@ import type { Role } from './roles';
  * The old console's route table with the fixes of docs/product.md, as plain data: the console adds
  * icons and elements (routeTable.tsx); the server answers `/api/user/menu` from the same table.
  */
-export const MENU_GROUPS = ['dashboard', 'list', 'other', 'form', 'result', 'user', 'exception'] as const;
+export const MENU_GROUPS = ['dashboard', 'visualization', 'list', 'other', 'form', 'result', 'user', 'exception'] as const;
 export type MenuGroup = (typeof MENU_GROUPS)[number];
 
 /** One screen: its path, the policy entry that decides who may open it, and its menu entry. */
@@ -20,6 +20,13 @@ export interface MenuRoute {
 export const MENU_ROUTES = [
   { path: '/dashboard/workplace', resource: 'workplace', labelKey: 'app.menu.workplace', group: 'dashboard' },
   { path: '/dashboard/monitor', resource: 'monitor-dashboard', labelKey: 'app.menu.monitorDashboard', group: 'dashboard' },
+  { path: '/visualization/data-analysis', resource: 'data-analysis', labelKey: 'app.menu.dataAnalysis', group: 'visualization' },
+  {
+    path: '/visualization/multi-dimension-data-analysis',
+    resource: 'multi-dimension-analysis',
+    labelKey: 'app.menu.multiDimensionAnalysis',
+    group: 'visualization',
+  },
   { path: '/list/oxygen-monitor', resource: 'oxygen-monitor', labelKey: 'app.menu.oxygenMonitor', group: 'list' },
   { path: '/list/device-atts', resource: 'devices', labelKey: 'app.menu.deviceAtts', group: 'list' },
   { path: '/list/readings', resource: 'state-records', labelKey: 'app.menu.readings', group: 'list' },

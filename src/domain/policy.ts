@@ -39,6 +39,9 @@ const pages = {
   workplace: { list: anyRole },
   'oxygen-monitor': { list: anyRole },
   'monitor-dashboard': { list: anyRole },
+  // The fleet's analysis: every role, each over its own chambers (docs/analysis.md).
+  'data-analysis': { list: anyRole },
+  'multi-dimension-analysis': { list: anyRole },
   // The old console listed only an empty role; docs/product.md opens it to every signed-in role.
   'user-info': { list: anyRole },
   'user-setting': { list: anyRole },

@@ -14,6 +14,7 @@ import { sessionReportSchema, type SessionReport } from '../domain/sessionReport
 import { USER_MENU_PATH, type UserMenuEntry } from '../domain/menu';
 import { CHANNEL_FORM_SUBMIT_PATH, type ChannelFormBody } from '../domain/channelForm';
 import { FLEET_SUMMARY_PATH, fleetSummarySchema, type FleetSummary } from '../domain/fleetSummary';
+import { pivotAnswerSchema, STATS_PATHS, statsOverviewSchema, statsReadingsSchema, type PivotQuery, type StatsRange } from '../domain/stats';
 import { historyAnswerSchema, type HistoryAnswer, type HistoryQuery } from '../domain/history';
 import { alarmRecordSchema, type AlarmRecord, type AlarmTransition } from '../domain/alarms/record';
 import { OPEN_ALARM_STATES } from '../domain/alarms/open';
@@ -104,6 +105,9 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
   const upstream: DataProvider = createUpstreamProvider(upstreamQuiet, resources);
   const rest = createRestProvider(restBase, tokens, locale, http.fetch);
   const restFetch = createRestFetch(tokens, locale, http.fetch);
+  /** A stats call's address: the query's fields as parameters. */
+  const statsUrl = (path: string, query: Readonly<Record<string, string | number>>) =>
+    `${restBase}/${path}?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)])).toString()}`;
   const alarmUrl = (id: RaRecord['id'], action?: string) =>
     `${restBase}/${ALARMS_PATH}/${encodeURIComponent(String(id))}${action === undefined ? '' : `/${action}`}`;
   const orderUrl = (id: RaRecord['id'], action: string) => `${restBase}/${ORDERS_PATH}/${encodeURIComponent(String(id))}/${action}`;
@@ -216,6 +220,11 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     /** The workplace's figures for the browser's day (`tz`: its getTimezoneOffset); fails quietly, the page shows it. */
     fleetSummary: async (tz: number): Promise<FleetSummary> =>
       fleetSummarySchema.parse((await restFetch(`${restBase}/${FLEET_SUMMARY_PATH}?tz=${tz}`)).json),
+    /** The analysis page's aggregates over the caller's chambers and a range (docs/analysis.md). */
+    statsOverview: async (range: StatsRange) => statsOverviewSchema.parse((await restFetch(statsUrl(STATS_PATHS.overview, range))).json),
+    statsReadings: async (range: StatsRange) => statsReadingsSchema.parse((await restFetch(statsUrl(STATS_PATHS.readings, range))).json),
+    /** One measure grouped by a dimension (the multi-dimensional analysis). */
+    statsPivot: async (query: PivotQuery) => pivotAnswerSchema.parse((await restFetch(statsUrl(STATS_PATHS.pivot, query))).json),
     ...userSettingMethods(http),
   } satisfies DataProvider;
 };

@@ -17,12 +17,16 @@ import ViewTimelineIcon from '@mui/icons-material/ViewTimeline';
 import TuneIcon from '@mui/icons-material/Tune';
 import TaskAltIcon from '@mui/icons-material/TaskAlt';
 import ReportIcon from '@mui/icons-material/ReportGmailerrorred';
+import BarChartIcon from '@mui/icons-material/BarChart';
+import PivotIcon from '@mui/icons-material/PivotTableChart';
 import type { MenuPath } from '../domain/menu';
 
 /** Each screen's icon, in the menu and on the workplace page. */
 export const ROUTE_ICONS: Record<MenuPath, SvgIconComponent> = {
   '/dashboard/workplace': DashboardIcon,
   '/dashboard/monitor': GridViewIcon,
+  '/visualization/data-analysis': BarChartIcon,
+  '/visualization/multi-dimension-data-analysis': PivotIcon,
   '/list/oxygen-monitor': MonitorHeartIcon,
   '/list/device-atts': SensorsIcon,
   '/list/readings': TimelineIcon,

@@ -12,6 +12,8 @@ import { ROUTE_ICONS } from './routeIcons';
 const WorkplacePage = lazyView(() => import('../pages/WorkplacePage').then((module) => module.WorkplacePage));
 const MonitorDashboardPage = lazyView(() => import('../pages/monitorDashboard/MonitorDashboardPage').then((module) => module.MonitorDashboardPage));
 const DeviceAttsPage = lazyView(() => import('../pages/deviceAtts/DeviceAttsPage').then((module) => module.DeviceAttsPage));
+const DataAnalysisPage = lazyView(() => import('../pages/analysis/DataAnalysisPage').then((module) => module.DataAnalysisPage));
+const MultiDimensionPage = lazyView(() => import('../pages/analysis/MultiDimensionPage').then((module) => module.MultiDimensionPage));
 const OxygenMonitorPage = lazyView(() => import('../pages/OxygenMonitor/OxygenMonitorPage').then((module) => module.OxygenMonitorPage));
 const UserInfoPage = lazyView(() => import('../pages/userInfo/UserInfoPage').then((module) => module.UserInfoPage));
 const UserSettingPage = lazyView(() => import('../pages/userSetting/UserSettingPage').then((module) => module.UserSettingPage));
@@ -39,6 +41,8 @@ const resourceList = (name: string): ReactElement => {
 const SCREENS: Record<MenuPath, ReactElement> = {
   '/dashboard/workplace': <WorkplacePage />,
   '/dashboard/monitor': <MonitorDashboardPage />,
+  '/visualization/data-analysis': <DataAnalysisPage />,
+  '/visualization/multi-dimension-data-analysis': <MultiDimensionPage />,
   '/list/oxygen-monitor': <OxygenMonitorPage />,
   '/list/device-atts': <DeviceAttsPage />,
   '/list/readings': resourceList('state-records'),

@@ -155,6 +155,8 @@ const GENERIC_CANDIDATES: readonly unknown[] = [
   { from: T0, to: T0 + 1 },
   // The user settings' formats: an email, a calendar day, a session's name.
   'li.na@example.com', '2099-12-31', '0123456789abcdef',
+  // A pivot of the analysis: a range, a measure and a dimension together.
+  { from: T0, to: T0 + 1, measure: 'sessions', by: 'site' },
 ];
 
 const NONE = Symbol('none');
