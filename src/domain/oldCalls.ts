@@ -40,6 +40,9 @@ export interface OldCall {
 const paged = z.object({ list: z.array(z.unknown()), total: z.number().int().nonnegative() });
 const firstPage = { current: OLD_MOCK_PAGING.current, pageSize: OLD_MOCK_PAGING.pageSize };
 
+/** How many step forms the table has sent, for a new activity name each time. */
+let submittedActivities = 0;
+
 export const OLD_CALLS: readonly OldCall[] = [
   { method: 'POST', path: '/login', owner: 'built', server: true, public: true, body: ({ account, password }) => ({ Account: account, Code: password }), shape: z.object({ State: z.literal(true), Account: z.string(), Level: z.number().int() }) },
   { method: 'GET', path: '/list/user', owner: 'old-calls', server: true, query: { current: '1', pageSize: '10' }, shape: paged },
@@ -75,18 +78,19 @@ export const OLD_CALLS: readonly OldCall[] = [
     path: '/api/channel-form/submit',
     owner: 'forms',
     server: true,
+    // An activity is created once: each call names a new one.
     body: () => ({
-      data: {
-        activityName: 'Spring2026',
-        channelType: 'app',
-        promotionTime: ['2026-03-01', '2026-03-31'],
-        promoteLink: 'https://example.com/spring',
-        advertisingSource: 'site',
-        advertisingMedia: 'banner',
-        keyword: ['oxygen'],
-        pushNotify: true,
-        advertisingContent: 'Oxygen sessions this spring.',
-      },
+      form: 'step',
+      activityName: `Spring${String((submittedActivities += 1))}`,
+      channelType: 'app',
+      promotionStart: '2026-03-01',
+      promotionEnd: '2026-03-31',
+      promoteLink: 'https://example.com/spring',
+      advertisingSource: 'sohu',
+      advertisingMedia: 'cpc',
+      keyword: ['toutiao'],
+      pushNotify: true,
+      advertisingContent: 'Oxygen sessions this spring.',
     }),
   },
   { method: 'GET', path: '/api/profile/basic', owner: 'approval', server: true },
