@@ -548,6 +548,38 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.dropTable('sign_in_attempts').execute();
       },
     },
+    '0022_setting_requests': {
+      async up(db: Kysely<unknown>) {
+        // Parameter approval (docs/approval.md): a request, its decision and the decider's signature in one row;
+        // the signature's hash binds it to the settings it signed.
+        await withId(db.schema.createTable('setting_requests'))
+          .addColumn('device_id', 'varchar(32)', (col) => col.notNull())
+          .addColumn('requested_by', 'integer', (col) => col.notNull())
+          .addColumn('requester_account', 'varchar(64)', (col) => col.notNull())
+          .addColumn('requested_at', 'bigint', (col) => col.notNull())
+          .addColumn('settings', 'text', (col) => col.notNull())
+          .addColumn('before', 'text', (col) => col.notNull())
+          .addColumn('settings_hash', 'varchar(64)', (col) => col.notNull())
+          .addColumn('status', 'varchar(16)', (col) => col.notNull())
+          .addColumn('decided_by', 'integer')
+          .addColumn('decider_account', 'varchar(64)')
+          .addColumn('decided_at', 'bigint')
+          .addColumn('meaning', 'varchar(16)')
+          .addColumn('signed_hash', 'varchar(64)')
+          .addColumn('cmd_id', 'varchar(64)')
+          .execute();
+        await db.schema.createIndex('setting_requests_device').on('setting_requests').column('device_id').execute();
+        await db.schema.createIndex('setting_requests_requested_by').on('setting_requests').column('requested_by').execute();
+        // A waiting request's todos are found by it when it is decided or cancelled (docs/messages.md).
+        await db.schema.alterTable('messages').addColumn('setting_request_id', 'integer').execute();
+        await db.schema.createIndex('messages_setting_request').on('messages').column('setting_request_id').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('messages_setting_request').execute();
+        await db.schema.alterTable('messages').dropColumn('setting_request_id').execute();
+        await db.schema.dropTable('setting_requests').execute();
+      },
+    },
   };
 };
 

@@ -7,6 +7,7 @@ import { historyRoutes } from '../history/routes';
 import { livePlugin } from '../live/plugin';
 import { orderRestRoutes } from '../orders/rest';
 import { servedBy } from '../resources/registry';
+import { settingRequestRoutes } from '../setting-requests/routes';
 import { restErrorHandler, restNotFound } from './errors';
 import { registerRestList } from './list';
 import { registerRestWrites } from './writes';
@@ -36,6 +37,7 @@ export const restPlugin = fp(
     await app.register(livePlugin);
     await app.register(fleetRoutes);
     await app.register(auditRoutes);
+    await app.register(settingRequestRoutes);
     // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id; and
     // the derived writes of those with `writes` (the device types' edit): POST /<path>, PUT and DELETE /<path>/:id.
     for (const resource of servedBy('rest')) {

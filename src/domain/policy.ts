@@ -21,12 +21,16 @@ export type Action =
   | 'shelve'
   | 'clear'
   | 'cancel'
-  | 'verify';
+  | 'verify'
+  | 'request'
+  | 'approve'
+  | 'reject';
 
 const everyone: RoleList = ['admin', 'user', 'lowUser', 'client'];
 const administrators: RoleList = ['admin', 'user', 'lowUser'];
 const upperAdministrators: RoleList = ['admin', 'user'];
 const superAdministrator: RoleList = ['admin'];
+const secondLevelAdministrator: RoleList = ['lowUser'];
 
 const readable = { list: everyone, show: everyone, export: everyone };
 
@@ -85,6 +89,17 @@ const data = {
   'device-commands': readable,
   // Each account's own message box: listing it and marking its messages read (docs/messages.md).
   messages: { list: everyone, edit: everyone },
+  // Parameter approval (docs/approval.md): a lowUser requests (and amends or cancels its own waiting request)
+  // instead of changing settings; an administrator above it who manages the device approves or rejects.
+  'setting-requests': {
+    list: administrators,
+    show: administrators,
+    export: administrators,
+    request: secondLevelAdministrator,
+    cancel: secondLevelAdministrator,
+    approve: upperAdministrators,
+    reject: upperAdministrators,
+  },
 } satisfies Record<string, Partial<Record<Action, RoleList>>>;
 
 export const POLICY: Record<string, Partial<Record<Action, RoleList>>> = { ...pages, ...data };
