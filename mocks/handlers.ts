@@ -18,6 +18,7 @@ import { liveHandlers } from './live';
 import { messageHandlers } from './messages';
 import { orderHandlers, settleSeededOrders } from './orders';
 import { restResourceHandlers } from './rest';
+import { settingRequestHandlers } from './settingRequests';
 import { mockScope } from './scope';
 import { MOCK_EPOCH, seedTables } from './seed';
 import { mockNow, type MockState } from './state';
@@ -103,6 +104,7 @@ export const handlers = (
     ...accountCallHandlers(upstreamBase, tables, canAccess, scope, credentials),
     ...orderHandlers(restBase, tables, canAccess, scope, commands),
     ...alarmHandlers(restBase, tables, canAccess, scope, state.alarms),
+    ...settingRequestHandlers(upstreamBase, restBase, tables, canAccess, scope, () => mockNow(state)),
     ...resources.flatMap((config) =>
       config.adapter === 'upstream'
         ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess, scope)

@@ -27,6 +27,7 @@ export const MENU_ROUTES = [
   { path: '/other/order-manager', resource: 'orders', labelKey: 'app.menu.orderManager', group: 'other' },
   { path: '/other/order-list', resource: 'orders', labelKey: 'app.menu.orderList', group: 'other' },
   { path: '/other/manager', resource: 'accounts', labelKey: 'app.menu.userManager', group: 'other' },
+  { path: '/profile/basic', resource: 'profile-basic', labelKey: 'app.menu.profileBasic', group: 'list' },
   { path: '/user/info', resource: 'user-info', labelKey: 'app.menu.userInfo', group: 'user' },
   { path: '/user/setting', resource: 'user-setting', labelKey: 'app.menu.userSetting', group: 'user' },
   { path: '/exception/403', resource: 'exception-403', labelKey: 'app.menu.exception403', group: 'exception' },

@@ -45,6 +45,8 @@ const pages = {
   // The old console listed only an empty role; docs/product.md opens it to every signed-in role.
   'user-info': { list: anyRole },
   'user-setting': { list: anyRole },
+  // The basic profile shows one settings request (docs/approval.md): who may read requests may open it.
+  'profile-basic': { list: administrators },
   'exception-403': { list: superAdministrator },
   'exception-404': { list: anyRole },
   'exception-500': { list: anyRole },

@@ -34,6 +34,10 @@ const METHOD_NAMES = {
   alarmHistory: true,
   fleetSummary: true,
   rotateDeviceSecret: true,
+  requestSettings: true,
+  settingRequestAction: true,
+  profileBasic: true,
+  operationLog: true,
 } as const satisfies Record<keyof ConsoleDataProvider, true>;
 
 type AnyMethod = (...args: unknown[]) => Promise<unknown>;

@@ -13,6 +13,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import BlockIcon from '@mui/icons-material/Block';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import ErrorIcon from '@mui/icons-material/ErrorOutline';
+import FactCheckIcon from '@mui/icons-material/FactCheck';
 import type { MenuPath } from '../domain/menu';
 
 /** Each screen's icon, in the menu and on the workplace page. */
@@ -26,6 +27,7 @@ export const ROUTE_ICONS: Record<MenuPath, SvgIconComponent> = {
   '/other/order-manager': AssignmentIcon,
   '/other/order-list': ListAltIcon,
   '/other/manager': ManageAccountsIcon,
+  '/profile/basic': FactCheckIcon,
   '/user/info': PersonIcon,
   '/user/setting': SettingsIcon,
   '/exception/403': BlockIcon,

@@ -15,6 +15,7 @@ const DeviceAttsPage = lazyView(() => import('../pages/deviceAtts/DeviceAttsPage
 const OxygenMonitorPage = lazyView(() => import('../pages/OxygenMonitor/OxygenMonitorPage').then((module) => module.OxygenMonitorPage));
 const UserInfoPage = lazyView(() => import('../pages/userInfo/UserInfoPage').then((module) => module.UserInfoPage));
 const UserSettingPage = lazyView(() => import('../pages/UserSettingPage').then((module) => module.UserSettingPage));
+const ProfileBasicPage = lazyView(() => import('../resources/setting-requests/ProfileBasicPage').then((module) => module.ProfileBasicPage));
 const OrderManager = lazyView(() => import('../resources/orders/OrderManager').then((module) => module.OrderManager));
 export const ExceptionPage = lazyView(() => import('../pages/ExceptionPage').then((module) => module.ExceptionPage));
 
@@ -47,6 +48,7 @@ const SCREENS: Record<MenuPath, ReactElement> = {
   ),
   '/other/order-list': resourceList('orders'),
   '/other/manager': resourceList('accounts'),
+  '/profile/basic': <ProfileBasicPage />,
   '/user/info': <UserInfoPage />,
   '/user/setting': <UserSettingPage />,
   '/exception/403': <ExceptionPage status={403} />,
