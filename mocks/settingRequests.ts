@@ -61,11 +61,19 @@ export const settingRequestHandlers = (upstreamBase: string, restBase: string, t
     return refusal === 'forbidden' ? restFail(40300, 'access denied') : undefined;
   };
   const find = (request: Request, id: unknown) => requests().find((record) => String(record.id) === String(id) && scope.seesDevice(request, record.deviceId));
-  const log = (record: SettingRequestRecord, action: string, actor: string) => {
-    const rows = logs.get(record.id) ?? [];
-    const at = now();
-    rows.push({ key: `${record.id}-${rows.length + 1}`, contentNumber: `${record.deviceId} #${record.id}`, updateContent: `${action} (${actor})`, status: 1, updateTime: new Date(at).toISOString().slice(0, 19).replace('T', ' '), at, action, actor });
+  const timeOf = (at: number) => new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+  /** A request's entries; a seeded one starts with its own request, as the server's trail holds one for every request. */
+  const entriesOf = (record: SettingRequestRecord): OperationLogRow[] => {
+    const rows = logs.get(record.id) ?? [
+      { key: `${record.id}-0`, contentNumber: `${record.deviceId} #${record.id}`, updateContent: `settingRequest.request (${record.requester})`, status: 1, updateTime: timeOf(record.requestedAt), at: record.requestedAt, action: 'settingRequest.request', actor: record.requester },
+    ];
     logs.set(record.id, rows);
+    return rows;
+  };
+  const log = (record: SettingRequestRecord, action: string, actor: string) => {
+    const rows = entriesOf(record);
+    const at = now();
+    rows.push({ key: `${record.id}-${rows.length + 1}`, contentNumber: `${record.deviceId} #${record.id}`, updateContent: `${action} (${actor})`, status: 1, updateTime: timeOf(at), at, action, actor });
   };
   /** The request a profile call names (`id`), else the newest the caller reads. */
   const profileOf = async (request: Request) => {
@@ -91,8 +99,7 @@ export const settingRequestHandlers = (upstreamBase: string, restBase: string, t
     if (refused) return refused;
     const found = await profileOf(request);
     if (found === undefined) return ok([]);
-    const seeded: OperationLogRow = { key: `${found.id}-0`, contentNumber: `${found.deviceId} #${found.id}`, updateContent: `settingRequest.request (${found.requester})`, status: found.status === 'waiting' ? 0 : 1, updateTime: new Date(found.requestedAt).toISOString().slice(0, 19).replace('T', ' '), at: found.requestedAt, action: 'settingRequest.request', actor: found.requester };
-    return ok([seeded, ...(logs.get(found.id) ?? [])]);
+    return ok(entriesOf(found).map((row) => (row.action === 'settingRequest.request' && found.status === 'waiting' ? { ...row, status: 0 } : row)));
   };
 
   return [
@@ -103,9 +110,14 @@ export const settingRequestHandlers = (upstreamBase: string, restBase: string, t
       if (!body.success) return restFail(40000, badInputMessage(body.error));
       if (!scope.seesDevice(request, body.data.Id)) return restFail(40400, 'not found');
       const settings = settingsOf(body.data);
-      const record: WireRecord = { id: Math.max(0, ...requests().map((each) => Number(each.id))) + 1, deviceId: body.data.Id, status: 'waiting', requester: mockAccountOf(request) ?? 'unknown', requestedAt: now(), settings };
+      // As the server does: for each setting asked for, the value the chamber last reported.
+      const reading = ((tables.get('devices') ?? []).find((device) => device.Id === body.data.Id)?.Reading ?? {}) as Record<string, unknown>;
+      const before = Object.fromEntries(Object.keys(settings).map((field) => [field, reading[field] ?? null]));
+      const record: WireRecord = { id: Math.max(0, ...requests().map((each) => Number(each.id))) + 1, deviceId: body.data.Id, status: 'waiting', requester: mockAccountOf(request) ?? 'unknown', requestedAt: now(), settings, before };
       requests().push(record);
-      return HttpResponse.json(completed(record), { status: 201 });
+      const created = completed(record);
+      entriesOf(created);
+      return HttpResponse.json(created, { status: 201 });
     }),
     http.post(`${url}/:id/:action`, async ({ request, params }) => {
       const { action } = params;
