@@ -5,11 +5,11 @@ import { defineResource } from '../types';
 export const SETTING_REQUESTS_PATH = 'setting-requests';
 
 /** A request waits for a decision, then is approved (its command sent), rejected or cancelled by its requester. */
-export const SETTING_REQUEST_STATUSES = ['waiting', 'approved', 'rejected', 'cancelled'] as const;
+const SETTING_REQUEST_STATUSES = ['waiting', 'approved', 'rejected', 'cancelled'] as const;
 export type SettingRequestStatus = (typeof SETTING_REQUEST_STATUSES)[number];
 
 /** What a signature means (21 CFR 11.50 (a)(3)): approving, rejecting, or approving or rejecting as reviewed. */
-export const SIGNATURE_MEANINGS = ['approval', 'rejection', 'review'] as const;
+const SIGNATURE_MEANINGS = ['approval', 'rejection', 'review'] as const;
 export type SignatureMeaning = (typeof SIGNATURE_MEANINGS)[number];
 
 /**

@@ -34,7 +34,7 @@ export const canonicalSettings = (settings: Partial<Settings>): [string, string 
   SETTINGS_FIELDS.flatMap((field) => (settings[field] === undefined ? [] : [[field, settings[field]] as [string, string | number]]));
 
 /** An electronic signature as the record shows and prints it (21 CFR 11.50): who, when, what it means, and what it signed. */
-export interface SettingSignature {
+interface SettingSignature {
   signer: string;
   signedAt: number;
   meaning: SignatureMeaning;
