@@ -1,7 +1,15 @@
 import { http, HttpResponse } from 'msw';
 import { SETTING_REQUESTS_PATH } from '../src/resources/setting-requests/config';
-import { PROFILE_CALLS, profileStep, type OperationLogRow } from '../src/resources/setting-requests/profile';
-import { amendBodySchema, approveBodySchema, rejectBodySchema, settingRequestBodySchema, type SettingRequestRecord } from '../src/resources/setting-requests/requests';
+import {
+  amendBodySchema,
+  approveBodySchema,
+  PROFILE_CALLS,
+  profileStep,
+  rejectBodySchema,
+  settingRequestBodySchema,
+  type OperationLogRow,
+  type SettingRequestRecord,
+} from '../src/resources/setting-requests/requests';
 import { settingsOf } from '../src/resources/devices/requests';
 import type { WireRecord } from '../src/resources/model';
 import { badInputMessage, readJson, refusalOf, type AccessCheck } from './access';

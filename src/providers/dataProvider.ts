@@ -1,7 +1,6 @@
 import { HttpError, type DataProvider, type RaRecord } from 'react-admin';
 import { SETTING_REQUESTS_PATH } from '../resources/setting-requests/config';
-import { PROFILE_CALLS, type OperationLogRow, type ProfileBasic } from '../resources/setting-requests/profile';
-import type { SettingRequestRecord, SignatureBody } from '../resources/setting-requests/requests';
+import { PROFILE_CALLS, type OperationLogRow, type ProfileBasic, type SettingRequestRecord, type SignatureBody } from '../resources/setting-requests/requests';
 import { CODES } from '../domain/envelope';
 import { MESSAGE_CALLS, type MessageListAnswer, type MessageListBody, type MessageReadAnswer, type MessageReadBody } from '../domain/messages';
 import type { AdminResetBody, AssignDevicesBody, ResetAnswer, SelfResetBody } from '../resources/accounts/calls';

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { Button, Loading, useDataProvider, useGetIdentity, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { canAccess } from '../../domain/policy';
-import { PRINT_STYLES } from '../../layout/PrintStyles';
+import { PRINT_STYLES } from '../PrintStyles';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useTime } from '../orders/report/useTime';
 import type { Settings } from '../devices/requests';

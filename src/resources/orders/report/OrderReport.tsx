@@ -10,7 +10,7 @@ import { AlarmsRaised } from './AlarmsRaised';
 import { alarmsCsv, readingsCsv } from './reportCsv';
 import { ReportCharts } from './ReportCharts';
 import { useTime } from './useTime';
-import { PRINT_STYLES } from '../../../layout/PrintStyles';
+import { PRINT_STYLES } from '../../PrintStyles';
 
 const Fact = ({ label, value }: { label: string; value: string }) => (
   <Box>
