@@ -135,8 +135,10 @@ export const settingRequestHandlers = (upstreamBase: string, restBase: string, t
       const found = find(request, params.id);
       if (found === undefined) return restFail(40400, 'not found');
       const record = completed(found);
-      if (record.status !== 'waiting') return restFail(40000, `request ${record.id} is ${record.status} already`);
       const account = mockAccountOf(request) ?? 'unknown';
+      // The requester's own request only, for amending and cancelling; none's own, for deciding.
+      if ((action === 'cancel' || action === 'amend') !== (record.requester === account)) return restFail(40400, 'not found');
+      if (record.status !== 'waiting') return restFail(40000, `request ${record.id} is ${record.status} already`);
       const input = await readJson(request);
       if (action === 'amend') {
         const body = amendBodySchema.safeParse(input);

@@ -35,7 +35,7 @@ const checkSettings = async (trx: Kysely<DB>, ctx: RequestContext, type: number,
  * administrator above the requester that manages the device (the accounts its todo goes to).
  */
 const approversOf = async (db: Kysely<DB>, requester: number, deviceId: string): Promise<number[]> => {
-  const approvers = (await db.selectFrom('accounts').select('id').where('level', '=', 0).execute()).map((row) => row.id);
+  const approvers = (await db.selectFrom('accounts').select('id').where('level', '=', 0).where('id', '!=', requester).execute()).map((row) => row.id);
   const seen = new Set<number>([requester]);
   let upper = (await db.selectFrom('accounts').select('sub_id').where('id', '=', requester).executeTakeFirst())?.sub_id ?? null;
   while (upper !== null && !seen.has(upper)) {
@@ -77,7 +77,7 @@ const answer = async (ctx: RequestContext, viewer: Viewer, id: number): Promise<
 };
 
 /**
- * `POST /api/v1/setting-requests`: a lowUser asks for a settings change on a device it manages (else 40400,
+ * `POST /api/v1/setting-requests`: an administrator (the console: a lowUser) asks for a settings change on a device it manages (else 40400,
  * like a missing device). The settings are checked as a settings command's are; the request records, for each
  * setting, the value the chamber last reported, and each approver gets a todo.
  */

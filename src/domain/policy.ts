@@ -30,7 +30,6 @@ const everyone: RoleList = ['admin', 'user', 'lowUser', 'client'];
 const administrators: RoleList = ['admin', 'user', 'lowUser'];
 const upperAdministrators: RoleList = ['admin', 'user'];
 const superAdministrator: RoleList = ['admin'];
-const secondLevelAdministrator: RoleList = ['lowUser'];
 
 const readable = { list: everyone, show: everyone, export: everyone };
 
@@ -92,13 +91,15 @@ const data = {
   // Each account's own message box: listing it and marking its messages read (docs/messages.md).
   messages: { list: everyone, edit: everyone },
   // Parameter approval (docs/approval.md): a lowUser requests (and amends or cancels its own waiting request)
-  // instead of changing settings; an administrator above it who manages the device approves or rejects.
+  // instead of changing settings; an administrator above it who manages the device approves or rejects. A higher
+  // administrator may file a request too (no lower role may do more than a higher one); the console offers it
+  // to the lowUser, who cannot send settings.
   'setting-requests': {
     list: administrators,
     show: administrators,
     export: administrators,
-    request: secondLevelAdministrator,
-    cancel: secondLevelAdministrator,
+    request: administrators,
+    cancel: administrators,
     approve: upperAdministrators,
     reject: upperAdministrators,
   },
