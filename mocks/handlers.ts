@@ -21,6 +21,7 @@ import { orderHandlers, settleSeededOrders } from './orders';
 import { restResourceHandlers } from './rest';
 import { oldCallHandlers } from './oldCalls';
 import { statsHandlers } from './stats';
+import { settingRequestHandlers } from './settingRequests';
 import { mockScope } from './scope';
 import { MOCK_EPOCH, seedTables } from './seed';
 import { mockNow, type MockState } from './state';
@@ -107,6 +108,7 @@ export const handlers = (
     ...accountCallHandlers(upstreamBase, tables, canAccess, scope, credentials),
     ...orderHandlers(restBase, tables, canAccess, scope, commands),
     ...alarmHandlers(restBase, tables, canAccess, scope, state.alarms),
+    ...settingRequestHandlers(upstreamBase, restBase, tables, canAccess, scope, () => mockNow(state)),
     ...resources.flatMap((config) =>
       config.adapter === 'upstream'
         ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess, scope)

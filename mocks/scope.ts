@@ -23,6 +23,8 @@ export const MOCK_SCOPING: Readonly<Record<string, Scoping>> = {
   orders: { device: 'Id' },
   'device-commands': { device: 'Id' },
   alarms: { device: 'deviceId' },
+  // The server also limits a request to the viewer's subtree; the mocks scope it by its device alone.
+  'setting-requests': { device: 'deviceId' },
   accounts: 'accounts',
   'audit-log': 'audit',
   // The types and the alarm rules name no device: every reader reads them all.

@@ -8,6 +8,7 @@ import { deviceRoutes } from './devices/routes';
 import { upstreamNotFound } from './http/plugin';
 import { registerListRoute } from './lists/route';
 import { messageRoutes } from './messages/routes';
+import { profileRoutes } from './setting-requests/profile';
 import { servedBy } from './resources/registry';
 import { userCenterRoutes } from './user-center/routes';
 import { userSettingRoutes } from './userSettings/routes';
@@ -55,8 +56,7 @@ const aliasRoutes = (app: FastifyInstance, aliases: Readonly<Record<string, stri
 /**
  * The upstream contract, registered under API_PREFIX: one route plugin per concern with calls of its own
  * (sign-in, accounts, devices, the message box, the old console's user centre, the user settings, the
- * template forms), every
- * list from the registry
+ * template forms, the basic profile's old calls), every list from the registry
  * (server/resources/registry.ts), plus the aliases of src/resources/accounts/calls.ts. Unknown paths under the prefix answer 40400.
  * Encapsulated: its not-found handler and alias hook stay under the prefix.
  */
@@ -73,6 +73,7 @@ export const upstreamPlugin = fp(
     await app.register(channelFormRoutes);
     await app.register(userSettingRoutes);
     await app.register(oldAnalysisRoutes);
+    await app.register(profileRoutes);
     checkAliases();
   },
   { name: 'oxygen-upstream', fastify: '5.x', encapsulate: true, dependencies: ['oxygen-context', 'oxygen-http', 'oxygen-auth'] },

@@ -13,8 +13,9 @@ import type { DB } from './schema';
  * 0013 the device types, seeded with five named ones; 0014 the safety alarms; 0016 the orders' indexes by
  * booking time and session start; 0017 the alarms' messages; 0018 the high pressure alarm follows each
  * type's rated maximum; 0019 chains the audit entries (server/audit/chain.ts); 0020 keeps removed devices
- * with history; 0021 replaces the sign-in failures by attempts counted per (address, account) pair; 0023 the user settings:
- * where sessions started, basic information and operators' certificates.
+ * with history; 0021 replaces the sign-in failures by attempts counted per (address, account) pair; 0022 the
+ * settings requests of parameter approval; 0023 the user settings: where sessions started, basic
+ * information and operators' certificates; 0026 the template forms' submissions.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -547,6 +548,38 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.createIndex('login_failures_kind_key_at').on('login_failures').columns(['kind', 'key', 'at']).execute();
         await db.schema.createIndex('login_failures_at').on('login_failures').column('at').execute();
         await db.schema.dropTable('sign_in_attempts').execute();
+      },
+    },
+    '0022_setting_requests': {
+      async up(db: Kysely<unknown>) {
+        // Parameter approval (docs/approval.md): a request, its decision and the decider's signature in one row;
+        // the signature's hash binds it to the settings it signed.
+        await withId(db.schema.createTable('setting_requests'))
+          .addColumn('device_id', 'varchar(32)', (col) => col.notNull())
+          .addColumn('requested_by', 'integer', (col) => col.notNull())
+          .addColumn('requester_account', 'varchar(64)', (col) => col.notNull())
+          .addColumn('requested_at', 'bigint', (col) => col.notNull())
+          .addColumn('settings', 'text', (col) => col.notNull())
+          .addColumn('before', 'text', (col) => col.notNull())
+          .addColumn('settings_hash', 'varchar(64)', (col) => col.notNull())
+          .addColumn('status', 'varchar(16)', (col) => col.notNull())
+          .addColumn('decided_by', 'integer')
+          .addColumn('decider_account', 'varchar(64)')
+          .addColumn('decided_at', 'bigint')
+          .addColumn('meaning', 'varchar(16)')
+          .addColumn('signed_hash', 'varchar(64)')
+          .addColumn('cmd_id', 'varchar(64)')
+          .execute();
+        await db.schema.createIndex('setting_requests_device').on('setting_requests').column('device_id').execute();
+        await db.schema.createIndex('setting_requests_requested_by').on('setting_requests').column('requested_by').execute();
+        // A waiting request's todos are found by it when it is decided or cancelled (docs/messages.md).
+        await db.schema.alterTable('messages').addColumn('setting_request_id', 'integer').execute();
+        await db.schema.createIndex('messages_setting_request').on('messages').column('setting_request_id').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('messages_setting_request').execute();
+        await db.schema.alterTable('messages').dropColumn('setting_request_id').execute();
+        await db.schema.dropTable('setting_requests').execute();
       },
     },
     '0023_user_settings': {

@@ -230,6 +230,8 @@ interface MessagesTable {
   read_at: number | null;
   /** The alarm an alarm kind's message is about; null for the other kinds. */
   alarm_id: number | null;
+  /** The settings request a parameter approval's message is about; null for the other kinds. */
+  setting_request_id: Generated<number | null>;
 }
 
 /** The rollups' column prefix of each history reading (src/domain/history.ts). */
@@ -322,6 +324,32 @@ interface ChannelFormsTable {
   submitted_at: number;
 }
 
+/** A request to change a chamber's settings, its decision and the decider's signature (docs/approval.md). */
+interface SettingRequestsTable {
+  id: Generated<number>;
+  device_id: string;
+  requested_by: number;
+  requester_account: string;
+  requested_at: number;
+  /** The settings asked for, JSON in the contract's field order (canonicalSettings). */
+  settings: string;
+  /** For each setting asked for, the value the chamber last reported then, JSON. */
+  before: string;
+  /** sha256 of the device and the settings. */
+  settings_hash: string;
+  /** 'waiting' | 'approved' | 'rejected' | 'cancelled'. */
+  status: string;
+  decided_by: number | null;
+  decider_account: string | null;
+  decided_at: number | null;
+  /** The signature's meaning; null for a cancelled or waiting request. */
+  meaning: string | null;
+  /** The settings hash the decider signed. */
+  signed_hash: string | null;
+  /** The settings command an approval sent. */
+  cmd_id: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -341,6 +369,7 @@ export interface DB {
   channel_forms: ChannelFormsTable;
   account_profiles: AccountProfilesTable;
   certificates: CertificatesTable;
+  setting_requests: SettingRequestsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -58,6 +58,12 @@ interface DeviceChange {
 }
 
 /**
+ * What else a command's transaction writes, after the command is recorded and before its audit entry, so that
+ * any row it locks is locked before the audit chain's lock (docs/audit.md): an approved settings request.
+ */
+export type AlongsideCommand = (trx: Kysely<DB>, cmdId: string, at: number) => Promise<void>;
+
+/**
  * One device command: in one transaction the device is claimed (locked; out of scope or unknown →
  * 40400, nothing written) before its current values are read, so concurrent commands serialise; the
  * change, its audit entry (with the cmdId) and the command row are written. Then the command is
@@ -70,6 +76,7 @@ const runCommand = async (
   actor: AuditActor,
   Id: string,
   plan: (device: DeviceRow, trx: Kysely<DB>) => DeviceChange | Promise<DeviceChange>,
+  alongside?: AlongsideCommand,
 ): Promise<CommandAnswer> => {
   const { record, command } = await ctx.db.transaction().execute(async (trx) => {
     const at = ctx.now();
@@ -77,6 +84,7 @@ const runCommand = async (
     const { columns, action, before, after, command: body } = await plan(device, trx);
     if (columns !== undefined) await trx.updateTable('devices').set(columns).where('devices.id', '=', Id).execute();
     const sent = await recordCommand(trx, Id, body, actor.id, at);
+    if (alongside !== undefined) await alongside(trx, sent.cmdId, at);
     await recordAudit(trx, actor, { action, targetType: 'device', targetId: Id, deviceId: Id, before, after: { ...after, cmdId: sent.cmdId } }, at);
     return { record: await deviceRecord(trx, viewer, Id), command: sent };
   });
@@ -113,7 +121,7 @@ export const changeState = (ctx: CommandContext, log: CommandLog, viewer: Viewer
   }));
 
 /** The settings the chamber last reported (its newest reading); none before its first reading. */
-const reportedSettings = (device: DeviceRow): Partial<Settings> => {
+export const reportedSettings = (device: DeviceRow): Partial<Settings> => {
   if (device.latest === null) return {};
   try {
     return settingsOf(JSON.parse(device.latest) as Partial<Settings>);
@@ -128,9 +136,17 @@ const reportedSettings = (device: DeviceRow): Partial<Settings> => {
  * holds, for each setting asked for, the value last reported before (null when the chamber has not
  * reported it) and the value asked for after. No setting at all is 40000 naming the five fields, and
  * an SP above the device type's rated maximum 40000 naming SP and the limit (checked once the device is
- * claimed, so a device out of scope is 40400 first), nothing written and nothing sent.
+ * claimed, so a device out of scope is 40400 first), nothing written and nothing sent. An approved settings
+ * request (server/setting-requests/) sends its settings this way, writing its decision `alongside`.
  */
-export const changeSettings = async (ctx: CommandContext, log: CommandLog, viewer: Viewer, actor: AuditActor, body: ChangeSettingsBody) => {
+export const changeSettings = async (
+  ctx: CommandContext,
+  log: CommandLog,
+  viewer: Viewer,
+  actor: AuditActor,
+  body: ChangeSettingsBody,
+  alongside?: AlongsideCommand,
+) => {
   if (!hasSettings(body)) throw badInput('validation.required', { field: SETTINGS_FIELDS.join('/') });
   const asked = settingsOf(body);
   const fields = SETTINGS_FIELDS.filter((field) => asked[field] !== undefined);
@@ -143,5 +159,5 @@ export const changeSettings = async (ctx: CommandContext, log: CommandLog, viewe
       after: asked,
       command: { type: 'settings', ...asked },
     };
-  });
+  }, alongside);
 };

@@ -63,6 +63,10 @@ const enUS = {
   'alarm.cannot.shelve': 'alarm {id} cannot be shelved in its present state: only an active or returned alarm can',
   'alarm.cannot.unshelve': 'alarm {id} is not shelved',
   'alarm.cannot.close': 'alarm {id} is closed already',
+  'settingRequest.notWaiting': 'request {id} is {status} already: it can no longer be decided, amended or cancelled',
+  'settingRequest.changed': 'request {id} was changed since you opened it: read the settings again and sign anew ({field})',
+  'settingRequest.wrongPassword': 'the password is wrong: the signature was refused ({field})',
+  'settingRequest.meaning': '{field} must be one of {values} for this decision',
   'order.setTPast': 'the booking time has passed ({field})',
   'order.setTTooFar': 'the booking time may be at most {days} days ahead ({field})',
   'order.overlap': 'the booking time overlaps booking {order} of device {device} ({field})',
@@ -113,6 +117,11 @@ const enUS = {
   'box.alarmEscalated.title': 'Alarm now high priority: {kind} on {device}',
   'box.alarmAwaitingAck.title': 'To acknowledge: {priority} alarm, {kind} on {device}',
   'box.alarmAwaitingAck.content': '{detail} Done by itself once someone acknowledges, shelves or closes the alarm.',
+  'box.settingRequestAwaiting.title': 'To approve: settings of {device}, requested by {by}',
+  'box.settingRequestAwaiting.content': 'Request No. {request}: {settings}. Done by itself once it is approved, rejected or cancelled.',
+  'box.settingRequestDecided.approved': 'Approved: settings of {device}',
+  'box.settingRequestDecided.rejected': 'Rejected: settings of {device}',
+  'box.settingRequestDecided.content': 'Request No. {request}, signed by {by}.',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -169,6 +178,10 @@ const zhCN: Record<MessageKey, string> = {
   'alarm.cannot.shelve': '报警 {id} 当前状态下不能搁置：只能搁置报警中或已恢复的报警',
   'alarm.cannot.unshelve': '报警 {id} 未被搁置',
   'alarm.cannot.close': '报警 {id} 已关闭',
+  'settingRequest.notWaiting': '申请 {id} 已{status}：不能再审批、修改或撤销',
+  'settingRequest.changed': '申请 {id} 在您打开后已被修改：请重新查看参数后再签名（{field}）',
+  'settingRequest.wrongPassword': '密码错误，签名被拒绝（{field}）',
+  'settingRequest.meaning': '此决定的 {field} 只能是 {values}',
   'order.setTPast': '预约时间已过（{field}）',
   'order.setTTooFar': '预约时间最多只能提前 {days} 天（{field}）',
   'order.overlap': '预约时间与设备 {device} 的订单 {order} 冲突（{field}）',
@@ -219,6 +232,11 @@ const zhCN: Record<MessageKey, string> = {
   'box.alarmEscalated.title': '报警升级为高优先级：{device} {kind}',
   'box.alarmAwaitingAck.title': '待确认：{device} {kind}（{priority}）',
   'box.alarmAwaitingAck.content': '{detail}有人确认、搁置或关闭该报警后，此待办自动完成。',
+  'box.settingRequestAwaiting.title': '待审批：{device} 的参数变更，申请人 {by}',
+  'box.settingRequestAwaiting.content': '申请 {request}：{settings}。批准、驳回或撤销后，此待办自动完成。',
+  'box.settingRequestDecided.approved': '已批准：{device} 的参数变更',
+  'box.settingRequestDecided.rejected': '已驳回：{device} 的参数变更',
+  'box.settingRequestDecided.content': '申请 {request}，签名人 {by}。',
 };
 
 export const CATALOGUE: Record<Locale, Record<MessageKey, string>> = { 'en-US': enUS, 'zh-CN': zhCN };

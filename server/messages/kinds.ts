@@ -13,7 +13,7 @@ import { translate } from '../http/messages';
  * kind and parameters and rendered when listed, so each reader gets their own language.
  *
  * A new kind is added here and to MessageKind in src/domain/messages.ts; the alarms' kinds are made by
- * ./alarms.ts. Approvals will add their todos the same way.
+ * ./alarms.ts, the parameter approval's by server/setting-requests/.
  */
 
 const FINAL_STATUSES = ['acked', 'refused', 'timeout'] as const satisfies readonly FinalCommandStatus[];
@@ -47,12 +47,16 @@ const PARAMS = {
   alarmEscalated: alarmParams,
   /** A high or medium alarm waits for acknowledgement; read by the server once it no longer does. */
   alarmAwaitingAck: alarmParams,
+  /** A settings request waits for the account's decision; read by the server once it is decided or cancelled. */
+  settingRequestAwaiting: z.strictObject({ request: z.number().int(), device: z.string(), by: z.string(), settings: z.string() }),
+  /** The account's settings request was approved or rejected by `by`. */
+  settingRequestDecided: z.strictObject({ request: z.number().int(), device: z.string(), by: z.string(), decision: z.enum(['approved', 'rejected']) }),
 } satisfies Record<MessageKind, z.ZodType>;
 
 type ParamsOf<K extends MessageKind> = z.infer<(typeof PARAMS)[K]>;
 
-/** A message to make for `account` (its id); an alarm's names it as `alarm` too, to be found by it. */
-export type MessageDraft = { [K in MessageKind]: { account: number; kind: K; params: ParamsOf<K>; alarm?: number } }[MessageKind];
+/** A message to make for `account` (its id); an alarm's names it as `alarm`, a settings request's as `settingRequest`, to be found by it. */
+export type MessageDraft = { [K in MessageKind]: { account: number; kind: K; params: ParamsOf<K>; alarm?: number; settingRequest?: number } }[MessageKind];
 
 export const MESSAGE_TYPE_OF: Record<MessageKind, MessageType> = {
   commandOutcome: 'message',
@@ -61,6 +65,8 @@ export const MESSAGE_TYPE_OF: Record<MessageKind, MessageType> = {
   alarmRaised: 'notice',
   alarmEscalated: 'notice',
   alarmAwaitingAck: 'todo',
+  settingRequestAwaiting: 'todo',
+  settingRequestDecided: 'message',
 };
 
 interface RenderedMessage {
@@ -123,6 +129,16 @@ const RENDER: { [K in MessageKind]: (language: Locale, params: ParamsOf<K>) => R
   alarmRaised: alarmMessage('box.alarmRaised.title'),
   alarmEscalated: alarmMessage('box.alarmEscalated.title'),
   alarmAwaitingAck: alarmMessage('box.alarmAwaitingAck.title', 'box.alarmAwaitingAck.content'),
+  settingRequestAwaiting: (language, params) => ({
+    title: translate(language, 'box.settingRequestAwaiting.title', params),
+    subTitle: params.device,
+    content: translate(language, 'box.settingRequestAwaiting.content', params),
+  }),
+  settingRequestDecided: (language, params) => ({
+    title: translate(language, `box.settingRequestDecided.${params.decision}`, params),
+    subTitle: params.device,
+    content: translate(language, 'box.settingRequestDecided.content', params),
+  }),
 };
 
 /** A stored message's texts in `language`; its parameters are checked against its kind's schema first. */

@@ -24,6 +24,7 @@ export const postMessages = async (trx: Kysely<DB>, drafts: readonly MessageDraf
         created_at: at,
         read_at: null,
         alarm_id: draft.alarm ?? null,
+        setting_request_id: draft.settingRequest ?? null,
       })),
     )
     .returning(['id', 'account_id', 'type'])

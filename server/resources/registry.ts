@@ -5,6 +5,7 @@ import { deviceCommandsResource } from '../commands/list';
 import { deviceTypesResource } from '../device-types/list';
 import { devicesResource } from '../devices/list';
 import { ordersResource } from '../orders/list';
+import { settingRequestsResource } from '../setting-requests/list';
 import { stateRecordsResource } from '../telemetry/list';
 import type { ServedResource } from './served';
 
@@ -23,6 +24,7 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   deviceTypesResource,
   alarmsResource,
   alarmRulesResource,
+  settingRequestsResource,
 ];
 
 /** The resources one API lists: `upstream` (the POST contract under API_PREFIX) or `rest` (/api/v1), by their configuration's adapter. */

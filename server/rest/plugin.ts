@@ -8,6 +8,7 @@ import { livePlugin } from '../live/plugin';
 import { orderRestRoutes } from '../orders/rest';
 import { servedBy } from '../resources/registry';
 import { statsRoutes } from '../stats/routes';
+import { settingRequestRoutes } from '../setting-requests/routes';
 import { restErrorHandler, restNotFound } from './errors';
 import { registerRestList } from './list';
 import { registerRestWrites } from './writes';
@@ -38,6 +39,7 @@ export const restPlugin = fp(
     await app.register(fleetRoutes);
     await app.register(statsRoutes);
     await app.register(auditRoutes);
+    await app.register(settingRequestRoutes);
     // Every REST list (the audit log, the command log, ...) from the registry: GET /<path> and /<path>/:id; and
     // the derived writes of those with `writes` (the device types' edit): POST /<path>, PUT and DELETE /<path>/:id.
     for (const resource of servedBy('rest')) {

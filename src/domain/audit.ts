@@ -44,12 +44,19 @@ export const AUDIT_ACTIONS = [
   'alarm.unshelve',
   'alarm.close',
   'alarmRule.update',
+  // Parameter approval (docs/approval.md): a request, its amendment, its signed decision or cancellation, and a refused signature.
+  'settingRequest.request',
+  'settingRequest.amend',
+  'settingRequest.approve',
+  'settingRequest.reject',
+  'settingRequest.cancel',
+  'settingRequest.signatureRefused',
   // A template form submitted (src/domain/channelForm.ts).
   'channelForm.submit',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['account', 'device', 'deviceType', 'order', 'alarm', 'alarmRule', 'channelForm'] as const;
+export const AUDIT_TARGET_TYPES = ['account', 'device', 'deviceType', 'order', 'alarm', 'alarmRule', 'settingRequest', 'channelForm'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** The writes the REST API derives for a resource (server/rest/writes.ts), named as the policy's actions. */

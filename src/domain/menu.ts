@@ -38,6 +38,7 @@ export const MENU_ROUTES = [
   { path: '/form/group', resource: 'channel-form', labelKey: 'app.menu.groupForm', group: 'form' },
   { path: '/result/success', resource: 'form-result', labelKey: 'app.menu.resultSuccess', group: 'result' },
   { path: '/result/error', resource: 'form-result', labelKey: 'app.menu.resultError', group: 'result' },
+  { path: '/profile/basic', resource: 'profile-basic', labelKey: 'app.menu.profileBasic', group: 'list' },
   { path: '/user/info', resource: 'user-info', labelKey: 'app.menu.userInfo', group: 'user' },
   { path: '/user/setting', resource: 'user-setting', labelKey: 'app.menu.userSetting', group: 'user' },
   { path: '/exception/403', resource: 'exception-403', labelKey: 'app.menu.exception403', group: 'exception' },

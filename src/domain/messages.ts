@@ -18,7 +18,15 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
  * account's scope is raised or escalates to high, and a todo while a high or medium one waits for
  * acknowledgement, read by the server once it is acknowledged, shelved, suppressed or closed.
  */
-export type MessageKind = 'commandOutcome' | 'passwordReset' | 'deviceAssignment' | 'alarmRaised' | 'alarmEscalated' | 'alarmAwaitingAck';
+export type MessageKind =
+  | 'commandOutcome'
+  | 'passwordReset'
+  | 'deviceAssignment'
+  | 'alarmRaised'
+  | 'alarmEscalated'
+  | 'alarmAwaitingAck'
+  | 'settingRequestAwaiting'
+  | 'settingRequestDecided';
 
 export const MESSAGE_UNREAD = 0;
 export const MESSAGE_READ = 1;

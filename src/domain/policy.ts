@@ -22,7 +22,9 @@ export type Action =
   | 'clear'
   | 'cancel'
   | 'verify'
-  | 'approve';
+  | 'request'
+  | 'approve'
+  | 'reject';
 
 const everyone: RoleList = ['admin', 'user', 'lowUser', 'client'];
 const administrators: RoleList = ['admin', 'user', 'lowUser'];
@@ -45,6 +47,8 @@ const pages = {
   // The old console listed only an empty role; docs/product.md opens it to every signed-in role.
   'user-info': { list: anyRole },
   'user-setting': { list: anyRole },
+  // The basic profile shows one settings request (docs/approval.md): who may read requests may open it.
+  'profile-basic': { list: administrators },
   'exception-403': { list: superAdministrator },
   'exception-404': { list: anyRole },
   'exception-500': { list: anyRole },
@@ -94,6 +98,19 @@ const data = {
   messages: { list: everyone, edit: everyone },
   // Operators' certificates (docs/user-settings.md): an administrator above the holder approves or refuses one.
   certificates: { approve: administrators },
+  // Parameter approval (docs/approval.md): a lowUser requests (and amends or cancels its own waiting request)
+  // instead of changing settings; an administrator above it who manages the device approves or rejects. A higher
+  // administrator may file a request too (no lower role may do more than a higher one); the console offers it
+  // to the lowUser, who cannot send settings.
+  'setting-requests': {
+    list: administrators,
+    show: administrators,
+    export: administrators,
+    request: administrators,
+    cancel: administrators,
+    approve: upperAdministrators,
+    reject: upperAdministrators,
+  },
 } satisfies Record<string, Partial<Record<Action, RoleList>>>;
 
 export const POLICY: Record<string, Partial<Record<Action, RoleList>>> = { ...pages, ...data };

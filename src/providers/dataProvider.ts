@@ -1,4 +1,6 @@
 import { HttpError, type DataProvider, type RaRecord } from 'react-admin';
+import { SETTING_REQUESTS_PATH } from '../resources/setting-requests/config';
+import { PROFILE_CALLS, type OperationLogRow, type ProfileBasic, type SettingRequestRecord, type SignatureBody } from '../resources/setting-requests/requests';
 import { CODES } from '../domain/envelope';
 import { MESSAGE_CALLS, type MessageListAnswer, type MessageListBody, type MessageReadAnswer, type MessageReadBody } from '../domain/messages';
 import type { AdminResetBody, AssignDevicesBody, ResetAnswer, SelfResetBody } from '../resources/accounts/calls';
@@ -213,6 +215,16 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     /** An alarm's transitions, oldest first. */
     alarmHistory: async (id: RaRecord['id']): Promise<AlarmTransition[]> =>
       (await restFetch(`${alarmUrl(id)}/history`)).json as AlarmTransition[],
+    /** A lowUser's settings change, filed for approval instead of sent (docs/approval.md); answers the request. */
+    requestSettings: async (body: ChangeSettingsBody): Promise<SettingRequestRecord> =>
+      (await restFetch(`${restBase}/${SETTING_REQUESTS_PATH}`, { method: 'POST', body: JSON.stringify(body) })).json as SettingRequestRecord,
+    /** Approve or reject (signed: password, meaning, the settings hash shown), or the requester's cancel; answers the request. */
+    settingRequestAction: async (id: number, action: 'approve' | 'reject' | 'cancel', body: Partial<SignatureBody> = {}): Promise<SettingRequestRecord> =>
+      (await restFetch(`${restBase}/${SETTING_REQUESTS_PATH}/${id}/${action}`, { method: 'POST', body: JSON.stringify(body) })).json as SettingRequestRecord,
+    /** The old console's basic profile: one request (the newest the caller reads when no id), or null. */
+    profileBasic: (id?: number) => upstreamQuiet.post<ProfileBasic | null>(PROFILE_CALLS.basic, id === undefined ? {} : { id }),
+    /** The request's operation log from the audit trail, oldest first. */
+    operationLog: (id?: number) => upstreamQuiet.post<OperationLogRow[]>(PROFILE_CALLS.operationLog, id === undefined ? {} : { id }),
     /** A template form (src/domain/channelForm.ts); a refusal fails with the server's message, naming the field. */
     submitChannelForm: async (body: ChannelFormBody): Promise<void> => {
       await http.post(CHANNEL_FORM_SUBMIT_PATH, body);

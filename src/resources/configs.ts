@@ -5,6 +5,7 @@ import { auditLogConfig, withWrittenActions } from './audit-log/config';
 import { deviceTypesConfig } from './device-types/config';
 import { devicesConfig } from './devices/config';
 import { ordersConfig } from './orders/config';
+import { settingRequestsConfig } from './setting-requests/config';
 import { stateRecordsConfig } from './state-records/config';
 import type { ResourceConfig } from './types';
 
@@ -21,6 +22,7 @@ const CONFIGS: readonly ResourceConfig[] = [
   deviceTypesConfig,
   alarmsConfig,
   alarmRulesConfig,
+  settingRequestsConfig,
 ];
 
 /**

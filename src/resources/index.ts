@@ -5,6 +5,7 @@ import { auditLog } from './audit-log';
 import { deviceTypes } from './device-types';
 import { devices } from './devices';
 import { orders } from './orders';
+import { settingRequests } from './setting-requests';
 import { stateRecords } from './state-records';
 import type { ConsoleResource } from './generate/resource';
 
@@ -18,4 +19,5 @@ export const RESOURCES: readonly ConsoleResource[] = [
   deviceTypes,
   alarms,
   alarmRules,
+  settingRequests,
 ];

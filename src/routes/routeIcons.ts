@@ -19,6 +19,7 @@ import TaskAltIcon from '@mui/icons-material/TaskAlt';
 import ReportIcon from '@mui/icons-material/ReportGmailerrorred';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import PivotIcon from '@mui/icons-material/PivotTableChart';
+import FactCheckIcon from '@mui/icons-material/FactCheck';
 import type { MenuPath } from '../domain/menu';
 
 /** Each screen's icon, in the menu and on the workplace page. */
@@ -38,6 +39,7 @@ export const ROUTE_ICONS: Record<MenuPath, SvgIconComponent> = {
   '/form/group': TuneIcon,
   '/result/success': TaskAltIcon,
   '/result/error': ReportIcon,
+  '/profile/basic': FactCheckIcon,
   '/user/info': PersonIcon,
   '/user/setting': SettingsIcon,
   '/exception/403': BlockIcon,

@@ -17,6 +17,7 @@ const MultiDimensionPage = lazyView(() => import('../pages/analysis/MultiDimensi
 const OxygenMonitorPage = lazyView(() => import('../pages/OxygenMonitor/OxygenMonitorPage').then((module) => module.OxygenMonitorPage));
 const UserInfoPage = lazyView(() => import('../pages/userInfo/UserInfoPage').then((module) => module.UserInfoPage));
 const UserSettingPage = lazyView(() => import('../pages/userSetting/UserSettingPage').then((module) => module.UserSettingPage));
+const ProfileBasicPage = lazyView(() => import('../resources/setting-requests/ProfileBasicPage').then((module) => module.ProfileBasicPage));
 const OrderManager = lazyView(() => import('../resources/orders/OrderManager').then((module) => module.OrderManager));
 const StepFormPage = lazyView(() => import('../pages/templateForms/StepFormPage').then((module) => module.StepFormPage));
 const GroupFormPage = lazyView(() => import('../pages/templateForms/GroupFormPage').then((module) => module.GroupFormPage));
@@ -59,6 +60,7 @@ const SCREENS: Record<MenuPath, ReactElement> = {
   '/form/group': <GroupFormPage />,
   '/result/success': <ResultSuccessPage />,
   '/result/error': <ResultErrorPage />,
+  '/profile/basic': <ProfileBasicPage />,
   '/user/info': <UserInfoPage />,
   '/user/setting': <UserSettingPage />,
   '/exception/403': <ExceptionPage status={403} />,

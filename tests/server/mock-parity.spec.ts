@@ -6,6 +6,8 @@ import { handlers } from '../../mocks/handlers';
 import type { MockState } from '../../mocks/state';
 import { seedDemo } from '../../server/accounts/demo';
 import { seedDemoFleet } from '../../server/demo/fleet';
+import { settingsHash } from '../../server/setting-requests/list';
+import { recordAudit } from '../../server/audit/trail';
 import { DEMO_ACCOUNTS, DEMO_ADMIN, DEMO_ASSIGNMENTS } from '../../src/domain/demo';
 import { MENU_ROUTES } from '../../src/domain/menu';
 import { createDataProvider } from '../../src/providers/dataProvider';
@@ -143,6 +145,30 @@ describe.each(STORE_KINDS)('the mocks answer every call as the server does (%s)'
         answered_at: clock.now() - HOUR + 1000,
       })
       .execute();
+    // A settings request of the demo's second-level administrator, waiting (docs/approval.md).
+    const second = await ctx.db.selectFrom('accounts').select('id').where('account', '=', 'second').executeTakeFirstOrThrow();
+    await ctx.db.transaction().execute((trx) =>
+      recordAudit(trx, { id: second.id, account: 'second', address: '127.0.0.1' }, { action: 'settingRequest.request', targetType: 'settingRequest', targetId: 1, deviceId: alarmDevice }, clock.now() - HOUR),
+    );
+    await ctx.db
+      .insertInto('setting_requests')
+      .values({
+        device_id: alarmDevice,
+        requested_by: second.id,
+        requester_account: 'second',
+        requested_at: clock.now() - HOUR,
+        settings: JSON.stringify([['ST', 45]]),
+        before: JSON.stringify({ ST: null }),
+        settings_hash: settingsHash(alarmDevice, { ST: 45 }),
+        status: 'waiting',
+        decided_by: null,
+        decider_account: null,
+        decided_at: null,
+        meaning: null,
+        signed_hash: null,
+        cmd_id: null,
+      })
+      .execute();
     const app: FastifyInstance = await store.app({ now: clock.now });
 
     const serverAnswer = async (request: Recorded, token: string) => {
@@ -261,6 +287,11 @@ describe.each(STORE_KINDS)('the mocks answer every call as the server does (%s)'
       revokeSession: { write: true, run: () => provider.revokeSession({ session: '0123456789abcdef' }) },
       // The first role creates the activity; the others are refused it by name, on both sides.
       submitChannelForm: { write: true, run: () => provider.submitChannelForm(VALID_STEP) },
+      // A lowUser's request, then the cancel of the one seeded above (number 1).
+      requestSettings: { write: true, run: () => provider.requestSettings({ Id: alarmDevice, SP: 1.2 }) },
+      settingRequestAction: { write: true, run: () => provider.settingRequestAction(1, 'cancel') },
+      profileBasic: { write: false, run: () => provider.profileBasic() },
+      operationLog: { write: false, run: () => provider.operationLog() },
     };
     const custom = Object.keys(provider).filter((method) => !['getList', 'getOne', 'getMany', 'getManyReference', 'create', 'update', 'updateMany', 'delete', 'deleteMany'].includes(method));
     // A new custom method fails here until it is given arguments above.

@@ -126,6 +126,12 @@ const ACTIONS: readonly ActionEndpoint[] = [
     request: (Id) => upstream('/order/change_settings', { Id, SP: 1.3, SS: 'M' }),
   },
   {
+    name: 'POST /api/v1/setting-requests',
+    policy: { resource: 'setting-requests', action: 'request' },
+    target: 'device',
+    request: (Id) => ({ method: 'POST', url: '/api/v1/setting-requests', body: { Id, SP: 1.3 } }),
+  },
+  {
     // A command recorded for every device in beforeAll (COMMAND_OF); reading it is the device's scope.
     name: 'GET /api/v1/device-commands/:cmdId',
     policy: { resource: 'device-commands', action: 'show' },
@@ -242,6 +248,8 @@ const LIST_SCOPES: Readonly<Record<string, ListScope | 'below' | 'unscoped'>> = 
   alarms: { target: 'device', filterFor: (Id) => ({ deviceId: [Id] }), ownerOf: (r) => String(r.deviceId) },
   // The rules name no device: every role reads all of them (tests/server/alarms-rest.spec.ts).
   'alarm-rules': 'below',
+  // Requests of the subtree on devices the role manages: tests/server/setting-requests.spec.ts (none are seeded here).
+  'setting-requests': 'below',
 };
 
 interface ListEndpoint {

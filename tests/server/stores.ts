@@ -108,7 +108,7 @@ const createPgDatabase = async (): Promise<{ url: string; drop: () => Promise<vo
 };
 
 /** Wipe order: children before parents. */
-const TABLES = ['channel_forms', 'certificates', 'account_profiles', 'alarm_transitions', 'alarms', 'reading_rollups', 'messages', 'device_commands', 'audit_log', 'sessions', 'sign_in_attempts', 'state_records', 'orders', 'account_devices', 'devices', 'accounts'] as const;
+const TABLES = ['channel_forms', 'certificates', 'account_profiles', 'setting_requests', 'alarm_transitions', 'alarms', 'reading_rollups', 'messages', 'device_commands', 'audit_log', 'sessions', 'sign_in_attempts', 'state_records', 'orders', 'account_devices', 'devices', 'accounts'] as const;
 
 export const useStore = (kind: StoreKind): TestStore => {
   let dir = '';

@@ -1,6 +1,8 @@
 import { Avatar, Badge, ListItemAvatar, ListItemButton, ListItemText } from '@mui/material';
 import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
 import AssignmentLateIcon from '@mui/icons-material/AssignmentLate';
+import FactCheckIcon from '@mui/icons-material/FactCheck';
+import HowToRegIcon from '@mui/icons-material/HowToReg';
 import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import KeyIcon from '@mui/icons-material/Key';
 import NotificationImportantIcon from '@mui/icons-material/NotificationImportant';
@@ -17,6 +19,8 @@ const KIND_ICONS: Record<MessageKind, typeof KeyIcon> = {
   alarmRaised: NotificationImportantIcon,
   alarmEscalated: ReportProblemIcon,
   alarmAwaitingAck: AssignmentLateIcon,
+  settingRequestAwaiting: FactCheckIcon,
+  settingRequestDecided: HowToRegIcon,
 };
 
 /** The alarm kinds' icons stand out: red for a notice, amber for the acknowledgement still to give. */
@@ -24,6 +28,7 @@ const KIND_COLOURS: Partial<Record<MessageKind, string>> = {
   alarmRaised: 'error.main',
   alarmEscalated: 'error.main',
   alarmAwaitingAck: 'warning.main',
+  settingRequestAwaiting: 'warning.main',
 };
 
 /**

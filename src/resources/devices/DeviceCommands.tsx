@@ -46,6 +46,7 @@ export const DeviceCommands = () => {
   const { canAccess: mayPermit } = useCanAccess({ resource: 'devices', action: 'changePermission' });
   const { canAccess: mayChangeState } = useCanAccess({ resource: 'devices', action: 'changeState' });
   const { canAccess: mayChangeSettings } = useCanAccess({ resource: 'devices', action: 'changeSettings' });
+  const { canAccess: mayRequestSettings } = useCanAccess({ resource: 'setting-requests', action: 'request' });
   const command = useDeviceCommand(String(record?.Id ?? ''));
   const { confirmFirst, dialog } = useSessionConfirm(record);
   if (!record) return null;
@@ -87,6 +88,7 @@ export const DeviceCommands = () => {
         </>
       )}
       {mayChangeSettings && <DeviceSettings record={record} />}
+      {!mayChangeSettings && mayRequestSettings && <DeviceSettings record={record} requestOnly />}
       <RotateSecret record={record} />
       {dialog}
     </Box>

@@ -3,7 +3,7 @@ import { Alert, Dialog, DialogActions, DialogContent, DialogTitle, Typography } 
 import TuneIcon from '@mui/icons-material/Tune';
 import SendIcon from '@mui/icons-material/Send';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Form, NumberInput, SaveButton, SelectInput, useDataProvider, useRefresh, useTranslate, type RaRecord } from 'react-admin';
+import { Button, Form, NumberInput, SaveButton, SelectInput, useDataProvider, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
 import { RANGES, SETTINGS_FIELDS, SPEEDS } from '../../domain/mqtt/payloads';
 import { isAboveRating } from '../../domain/deviceTypes';
 import { useDeviceTypes } from '../device-types/useDeviceTypes';
@@ -63,9 +63,10 @@ type Why = 'noSettings' | 'noChange';
  * emptied to keep it; validated with the contract's ranges and SP with the device type's rating (shown
  * under the input) before sending (messages in the user's language). Only the settings that differ from those in force are sent, as one settings command, after a
  * confirmation naming them while the chamber is in session; the chamber's answer follows as a
- * notification (useCommandFeedback).
+ * notification (useCommandFeedback). With `requestOnly` (a lowUser, docs/approval.md) the same settings are
+ * filed as a request for an administrator above to approve, and nothing is sent to the chamber yet.
  */
-export const DeviceSettings = ({ record }: { record: RaRecord }) => {
+export const DeviceSettings = ({ record, requestOnly = false }: { record: RaRecord; requestOnly?: boolean }) => {
   const translate = useTranslate();
   const refresh = useRefresh();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
@@ -77,11 +78,14 @@ export const DeviceSettings = ({ record }: { record: RaRecord }) => {
   const type = useDeviceTypes().get(Number(record.Type));
   const rating = type === undefined ? undefined : { name: type.name, ratedMaxAta: type.ratedMaxAta };
   const Id = String(record.Id);
+  const notify = useNotify();
   const send = useMutation({
-    mutationFn: (body: ChangeSettingsBody) => dataProvider.changeSettings(body),
-    onSuccess: (issued) => {
+    mutationFn: async (body: ChangeSettingsBody) =>
+      requestOnly ? { request: await dataProvider.requestSettings(body) } : { request: undefined, issued: await dataProvider.changeSettings(body) },
+    onSuccess: (answer) => {
       setOpen(false);
-      feedback(Id, issued);
+      if (answer.request === undefined) feedback(Id, answer.issued ?? {});
+      else notify('app.approval.submitted', { type: 'success', messageArgs: { id: answer.request.id } });
       refresh();
     },
   });
@@ -112,7 +116,7 @@ export const DeviceSettings = ({ record }: { record: RaRecord }) => {
   const spRange = rating === undefined ? range('SP', 'ata') : translate('app.commands.ratedRange', { min: RANGES.SP.min, max: spMax, name: rating.name });
   return (
     <>
-      <RowAction label="app.commands.settings" icon={<TuneIcon />} onClick={openDialog} disabled={send.isPending} />
+      <RowAction label={requestOnly ? 'app.approval.request' : 'app.commands.settings'} icon={<TuneIcon />} onClick={openDialog} disabled={send.isPending} />
       <Dialog open={open} onClose={close} aria-labelledby="device-settings-title" maxWidth="xs" fullWidth>
         <Form record={inForce} onSubmit={save} validate={settingsValidator(inForce, rating)} noValidate>
           <DialogTitle id="device-settings-title">{translate('app.commands.settingsTitle', { device: `${Id} · ${String(record.name ?? '')}` })}</DialogTitle>
@@ -129,7 +133,7 @@ export const DeviceSettings = ({ record }: { record: RaRecord }) => {
           </DialogContent>
           <DialogActions>
             <Button label="ra.action.cancel" onClick={close} />
-            <SaveButton label="app.commands.send" icon={<SendIcon />} alwaysEnable={!send.isPending} />
+            <SaveButton label={requestOnly ? 'app.approval.submit' : 'app.commands.send'} icon={<SendIcon />} alwaysEnable={!send.isPending} />
           </DialogActions>
         </Form>
       </Dialog>

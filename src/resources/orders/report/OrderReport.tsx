@@ -1,4 +1,4 @@
-import { Alert, Box, Chip, GlobalStyles, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Chip, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import PrintIcon from '@mui/icons-material/Print';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useQuery } from '@tanstack/react-query';
@@ -10,20 +10,7 @@ import { AlarmsRaised } from './AlarmsRaised';
 import { alarmsCsv, readingsCsv } from './reportCsv';
 import { ReportCharts } from './ReportCharts';
 import { useTime } from './useTime';
-
-/** On paper: the report alone, without the console's bars, menus and buttons; each section kept whole on its page. */
-const PRINT_STYLES = (
-  <GlobalStyles
-    styles={{
-      '@media print': {
-        '.MuiAppBar-root, .MuiDrawer-root, .MuiDrawer-docked, .MuiTabs-root, .MuiFab-root, footer, [data-print="hide"]': { display: 'none !important' },
-        '.RaLayout-appFrame': { marginTop: '0 !important' },
-        '.RaLayout-content': { padding: '0 !important' },
-        body: { background: 'white' },
-      },
-    }}
-  />
-);
+import { PRINT_STYLES } from '../../PrintStyles';
 
 const Fact = ({ label, value }: { label: string; value: string }) => (
   <Box>
