@@ -12,6 +12,8 @@ export const AUDIT_ACTIONS = [
   'account.assignDevices',
   'account.update',
   'account.delete',
+  // An account's own choice of which alarms reach it on which channels, and its quiet hours (docs/notifications.md).
+  'account.notificationPreferences',
   'device.register',
   'device.rotateSecret',
   'device.delete',
@@ -37,6 +39,8 @@ export const AUDIT_ACTIONS = [
   'alarm.shelve',
   'alarm.unshelve',
   'alarm.close',
+  // An unacknowledged alarm's notification sent on to the administrators above (docs/notifications.md).
+  'alarm.escalate',
   'alarmRule.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

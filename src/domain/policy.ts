@@ -21,7 +21,8 @@ export type Action =
   | 'shelve'
   | 'clear'
   | 'cancel'
-  | 'verify';
+  | 'verify'
+  | 'test';
 
 const everyone: RoleList = ['admin', 'user', 'lowUser', 'client'];
 const administrators: RoleList = ['admin', 'user', 'lowUser'];
@@ -85,6 +86,18 @@ const data = {
   'device-commands': readable,
   // Each account's own message box: listing it and marking its messages read (docs/messages.md).
   messages: { list: everyone, edit: everyone },
+  // The channels alarms go out on hold the fleet's SMTP password and chat robots' keys (docs/notifications.md).
+  'notification-channels': {
+    list: superAdministrator,
+    show: superAdministrator,
+    export: superAdministrator,
+    create: superAdministrator,
+    edit: superAdministrator,
+    delete: superAdministrator,
+    test: superAdministrator,
+  },
+  // Each account's own choice of what reaches it where.
+  'notification-preferences': { show: everyone, edit: everyone },
 } satisfies Record<string, Partial<Record<Action, RoleList>>>;
 
 export const POLICY: Record<string, Partial<Record<Action, RoleList>>> = { ...pages, ...data };

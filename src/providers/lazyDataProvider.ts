@@ -32,6 +32,10 @@ const METHOD_NAMES = {
   openAlarms: true,
   alarmAction: true,
   alarmHistory: true,
+  alarmNotifications: true,
+  sendTestNotification: true,
+  notificationPreferences: true,
+  saveNotificationPreferences: true,
   fleetSummary: true,
   rotateDeviceSecret: true,
 } as const satisfies Record<keyof ConsoleDataProvider, true>;

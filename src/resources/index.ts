@@ -4,6 +4,7 @@ import { alarms } from './alarms';
 import { auditLog } from './audit-log';
 import { deviceTypes } from './device-types';
 import { devices } from './devices';
+import { notificationChannels } from './notification-channels';
 import { orders } from './orders';
 import { stateRecords } from './state-records';
 import type { ConsoleResource } from './generate/resource';
@@ -18,4 +19,5 @@ export const RESOURCES: readonly ConsoleResource[] = [
   deviceTypes,
   alarms,
   alarmRules,
+  notificationChannels,
 ];
