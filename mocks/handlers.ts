@@ -9,6 +9,7 @@ import { sharedPolicy, type AccessCheck } from './access';
 import { authHandlers, mockCredentials, mustChangeCodeGate, oldConsoleAccountRecords } from './auth';
 import { accountCallHandlers } from './accountCalls';
 import { alarmHandlers, seededAlarms } from './alarms';
+import { notificationHandlers } from './notifications';
 import { commandLog, deviceCommandHandlers, noCommands, OLD_CONSOLE_CHAMBERS, type ChamberRates } from './deviceCommands';
 import { deviceRegistryHandlers } from './deviceRegistry';
 import { fleetSummaryHandlers } from './fleetSummary';
@@ -103,6 +104,7 @@ export const handlers = (
     ...accountCallHandlers(upstreamBase, tables, canAccess, scope, credentials),
     ...orderHandlers(restBase, tables, canAccess, scope, commands),
     ...alarmHandlers(restBase, tables, canAccess, scope, state.alarms),
+    ...notificationHandlers(restBase, tables, canAccess, scope),
     ...resources.flatMap((config) =>
       config.adapter === 'upstream'
         ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess, scope)

@@ -565,7 +565,6 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
           .addColumn('url_value', 'varchar(1024)')
           .addColumn('secret', 'varchar(255)')
           .addColumn('secret_value', 'varchar(255)')
-          .addColumn('updated_at', 'bigint', (col) => col.notNull().defaultTo(0))
           .execute();
         // Which priorities reach an account on which channel, and where (an e-mail channel's address).
         await db.schema

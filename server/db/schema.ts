@@ -294,7 +294,6 @@ interface NotificationChannelsTable {
   url_value: string | null;
   secret: string | null;
   secret_value: string | null;
-  updated_at: number;
 }
 
 interface NotificationSubscriptionsTable {

@@ -28,7 +28,6 @@ const channelListing = defineListing(notificationChannelsConfig, {
   from: column('c.sender', 'text', true),
   url: column('c.url', 'text', true),
   secret: column('c.secret', 'text', true),
-  updatedAt: column('c.updated_at', 'number'),
 });
 
 const everyChannel = (db: Kysely<DB>, _viewer: Viewer) => db.selectFrom('notification_channels as c');
@@ -94,7 +93,6 @@ export const notificationChannelsResource: ServedResource = {
   },
   writes: {
     table: 'notification_channels',
-    stamp: 'updatedAt',
     rules: async (db, { verb, id }) => {
       if (verb !== 'delete') await keepSecrets(db, Number(id));
     },

@@ -7,6 +7,7 @@ import { useConsoleConfig } from '../ConsoleConfigContext';
 import { mustChangeCode, passwordChanged } from '../providers/authProvider';
 import { afterLoginPath } from '../providers/loginPath';
 import { ChangePasswordForm } from './ChangePasswordForm';
+import { NotificationsTab } from './userSetting/NotificationsTab';
 
 /** One part of the settings page: a titled card. Later parts (the settings drawer of docs/product.md) are added the same way. */
 const Section = ({ title, id, children }: { title: string; id: string; children: ReactNode }) => (
@@ -53,6 +54,7 @@ export const UserSettingPage = () => {
       <Section id="settings-password" title={translate('app.settings.password')}>
         <ChangePasswordForm onChanged={changed} />
       </Section>
+      {!pending && <Section id="settings-notifications" title={translate('app.notifications.title')}><NotificationsTab /></Section>}
     </Stack>
   );
 };

@@ -242,6 +242,8 @@ const LIST_SCOPES: Readonly<Record<string, ListScope | 'below' | 'unscoped'>> = 
   alarms: { target: 'device', filterFor: (Id) => ({ deviceId: [Id] }), ownerOf: (r) => String(r.deviceId) },
   // The rules name no device: every role reads all of them (tests/server/alarms-rest.spec.ts).
   'alarm-rules': 'below',
+  // The super administrator's alone (the policy); they name no device or account.
+  'notification-channels': 'unscoped',
 };
 
 interface ListEndpoint {

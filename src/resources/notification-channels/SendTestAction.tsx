@@ -19,9 +19,9 @@ export const SendTestAction = () => {
     setSending(true);
     dataProvider
       .sendTestNotification(record.id)
-      .then(({ ok, answer }) => notify(ok ? 'notifications.test.ok' : 'notifications.test.failed', { type: ok ? 'success' : 'error', messageArgs: { answer } }))
+      .then(({ ok, answer }) => notify(ok ? 'app.notifications.test.ok' : 'app.notifications.test.failed', { type: ok ? 'success' : 'error', messageArgs: { answer } }))
       .catch((error: Error) => notify(error.message, { type: 'error' }))
       .finally(() => setSending(false));
   };
-  return <RowAction label="notifications.test.action" icon={<SendIcon />} onClick={send} disabled={sending} />;
+  return <RowAction label="app.notifications.test.action" icon={<SendIcon />} onClick={send} disabled={sending} />;
 };

@@ -27,7 +27,6 @@ export const notificationChannelsConfig = defineResource({
     from: { kind: 'text', maxLength: 255, views: ['show', 'edit', 'create'] },
     url: { kind: 'text', maxLength: 1024, views: ['list', 'show', 'edit', 'create'] },
     secret: { kind: 'text', maxLength: 255, views: ['show', 'edit', 'create'] },
-    updatedAt: { kind: 'datetime', views: ['list', 'sort', 'show'] },
   },
   labels: {
     'zh-CN': {
@@ -44,7 +43,6 @@ export const notificationChannelsConfig = defineResource({
         from: '发件人',
         url: 'Webhook 地址',
         secret: '密钥 / 密码',
-        updatedAt: '更新时间',
       },
       choices: { type: { email: '电子邮件 (SMTP)', webhook: '签名 JSON Webhook', wecom: '企业微信群机器人', dingtalk: '钉钉群机器人', slack: 'Slack' } },
     },
@@ -62,7 +60,6 @@ export const notificationChannelsConfig = defineResource({
         from: 'From',
         url: 'Webhook URL',
         secret: 'Secret / password',
-        updatedAt: 'Updated',
       },
       choices: { type: { email: 'E-mail (SMTP)', webhook: 'Signed JSON webhook', wecom: 'WeCom group robot', dingtalk: 'DingTalk robot', slack: 'Slack' } },
     },
