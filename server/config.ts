@@ -132,7 +132,7 @@ export interface Config {
   notifications: NotificationSettings;
 }
 
-export interface NotificationSettings {
+interface NotificationSettings {
   /** The console's origin as people reach it, for the links in notifications (CONSOLE_PUBLIC_URL; default http://localhost:PORT). */
   publicUrl: string;
   /** The language notifications are written in. */

@@ -35,7 +35,7 @@ const everyChannel = (db: Kysely<DB>, _viewer: Viewer) => db.selectFrom('notific
 const masked = (value: string): boolean => value.includes(SECRET_MASK);
 
 /** What a saved value reads as: a URL's origin, nothing of a secret. The mask of a mask is itself. */
-export const maskOf = (field: 'url' | 'secret', value: string | null): string | null => {
+const maskOf = (field: 'url' | 'secret', value: string | null): string | null => {
   if (value === null || value === '' || masked(value)) return value;
   if (field === 'secret') return SECRET_MASK;
   return URL.canParse(value) ? `${new URL(value).origin}/${SECRET_MASK}` : SECRET_MASK;

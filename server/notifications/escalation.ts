@@ -28,7 +28,7 @@ interface AccountNode {
  * The accounts of each step: step 1 the administrators directly above the device's assigned accounts, each
  * next step the level above, super administrators (level 0) always and only in the last step.
  */
-export const escalationSteps = (accounts: readonly AccountNode[], assigned: readonly number[]): AccountNode[][] => {
+const escalationSteps = (accounts: readonly AccountNode[], assigned: readonly number[]): AccountNode[][] => {
   const byId = new Map(accounts.map((account) => [account.id, account]));
   const steps: AccountNode[][] = [];
   let current = assigned.map((id) => byId.get(id)).filter((account) => account !== undefined && account.level !== 0) as AccountNode[];

@@ -19,13 +19,13 @@ export interface WebhookRequest {
   body: string;
 }
 
-export const SIGNATURE_HEADER = 'x-oxygen-signature';
+const SIGNATURE_HEADER = 'x-oxygen-signature';
 export const DELIVERY_HEADER = 'x-oxygen-delivery';
-export const TIMESTAMP_HEADER = 'x-oxygen-timestamp';
+const TIMESTAMP_HEADER = 'x-oxygen-timestamp';
 
-export const hmacHex = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('hex');
+const hmacHex = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('hex');
 
-export const dingTalkSign = (secret: string, timestamp: number): string =>
+const dingTalkSign = (secret: string, timestamp: number): string =>
   createHmac('sha256', secret).update(`${timestamp}\n${secret}`).digest('base64');
 
 /** The notification as lines of markdown: title in bold, then its facts, then the link. */

@@ -17,7 +17,7 @@ export interface Delivery {
 }
 
 /** Whether `at` falls within quiet hours from `from` to `to` (minutes of the local day; from > to spans midnight). */
-export const inQuietHours = (at: number, quiet: { from_minute: number; to_minute: number; utc_offset: number }): boolean => {
+const inQuietHours = (at: number, quiet: { from_minute: number; to_minute: number; utc_offset: number }): boolean => {
   const minute = Math.floor((at / 60_000 + quiet.utc_offset) % (24 * 60) + 24 * 60) % (24 * 60);
   const { from_minute: from, to_minute: to } = quiet;
   if (from === to) return false;

@@ -32,7 +32,7 @@ const renderedOf = (ctx: Pick<AppContext, 'config'>, row: OutboxRow): Notificati
   return alarmNotification({ alarm, device, event: row.event as 'raised' | 'escalated' | 'escalation', step: row.step, minutes, locale, publicUrl });
 };
 
-export const createNotificationWorker = (ctx: Pick<AppContext, 'db' | 'kind' | 'now' | 'config'>, log: FastifyBaseLogger, concurrency = 8): NotificationWorker => {
+const createNotificationWorker = (ctx: Pick<AppContext, 'db' | 'kind' | 'now' | 'config'>, log: FastifyBaseLogger, concurrency = 8): NotificationWorker => {
   const inFlight = new Set<Promise<void>>();
   const { timeoutSeconds, giveUpMinutes, escalateMinutes } = ctx.config.notifications;
   const timeoutMs = timeoutSeconds * 1000;
