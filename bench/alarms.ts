@@ -303,7 +303,7 @@ const main = async (): Promise<number> => {
     };
     const problems = misses(partial);
     const report: AlarmsReport = { ...partial, met: problems.length === 0, misses: problems };
-    log(`shown ${report.shown} of ${samples.length}; latency p50 ${report.latencyMs.p50} p95 ${report.latencyMs.p95} p99 ${report.latencyMs.p99} max ${report.latencyMs.max} ms; persisted ${persistedPerSecond}/s`);
+    log(`shown ${report.shown} of ${samples.length}; latency p50 ${report.latencyMs.p50} p95 ${report.latencyMs.p95} p99 ${report.latencyMs.p99} max ${report.latencyMs.max} ms; persisted ${persistedPerSecond}/s; ${report.deadReceiverRequests} notifications sent to the receiver that never answers`);
     if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT_DIR, writeAlarmsReport(report))} and bench/README.md`);
     return verdict(problems);
   } finally {
