@@ -8,10 +8,12 @@ import { connectAlarmChambers, type AlarmChamber, type SentReading } from './ala
 import { ALARMS_PAGE_SCRIPT, type ShownAlarms } from './alarms-page';
 import { launchChromium, signInConsole } from './browser';
 import { ensureBuilt } from './build';
+import { startDeadReceiver } from './dead-receiver';
 import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, loadAverages, ROOT_DIR, sampleHeld, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
 import { percentiles, type Percentiles } from './ingest-load';
 import { BENCH_DEVICE_TYPE, HISTORY_PER_DEVICE, seedIngest, WATCHER } from './ingest-seed';
 import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
+import { ROOT } from './seed';
 
 /**
  * `npm run bench:alarms`: how long after the reading that completes an alarm's on-delay does an open
@@ -33,6 +35,8 @@ import { machine, numberSetting, runBenchmark, verdict, writeResults } from './r
  *    The alarm's `value` names the reading that raised it (each high reading has its own), which checks
  *    the server raised it there. Each alarm is then closed out of service through REST, so every chamber
  *    raises a new one and only one alarm stands at a time.
+ *    Every alarm is also sent as a notification to a receiver that never answers (bench/dead-receiver.ts),
+ *    which must slow neither ingestion nor the alarms (docs/notifications.md, "Delivery").
  * 5. Writes bench/results/alarms-<date>.json and prints its summary; exits 1 when an alarm was
  *    not shown or p99 is over the target.
  */
@@ -180,6 +184,8 @@ interface AlarmsReport {
   /** Alarms raised on the reading that completes the on-delay (the others on a later one). */
   raisedOnTime: number;
   samples: AlarmSample[];
+  /** Notifications the never-answering receiver was sent meanwhile (each held until the server's timeout). */
+  deadReceiverRequests: number;
   met: boolean;
   misses: string[];
 }
@@ -209,6 +215,7 @@ const writeAlarmsReport = (report: AlarmsReport): string =>
       `| of it in the server: that reading → the alarm's raisedAt, p50 / p95 / p99 / max, ms | ${ms(report.serverMs)} | |`,
       `| raised on the reading that completes the on-delay | ${report.raisedOnTime} of ${report.shown} | |`,
       `| readings the server held unsettled, sampled each second: p50 / max | ${report.heldBySecond.p50} / ${report.heldBySecond.max} | |`,
+      `| notifications sent meanwhile to a receiver that never answers | ${report.deadReceiverRequests} | |`,
       '',
       ...(report.misses.length === 0 ? [] : ['Missed:', '', ...report.misses.map((miss) => `- ${miss}`), '']),
     ];
@@ -234,6 +241,9 @@ const main = async (): Promise<number> => {
     stops.push(() => server.stop());
     const rest = restClient(server.url, await signInApi(server.url, WATCHER));
     const { onDelayMs } = await oxygenRule(rest);
+    // Every alarm is also sent to a receiver that never answers: it must slow neither ingestion nor the alarms.
+    const dead = await startDeadReceiver(server.url, ROOT, [ROOT, WATCHER]);
+    stops.push(dead.stop);
 
     await chambers.ask({ type: 'connect', url: brokerUrl, devices: fleet.publishing, publish: true });
     // One run for the whole benchmark; the chambers' process is killed at the end.
@@ -289,10 +299,11 @@ const main = async (): Promise<number> => {
       serverMs: percentiles(shown.map((sample) => sample.serverMs ?? 0)),
       raisedOnTime: shown.filter((sample) => sample.raisingTime === sample.completingTime).length,
       samples,
+      deadReceiverRequests: dead.requests(),
     };
     const problems = misses(partial);
     const report: AlarmsReport = { ...partial, met: problems.length === 0, misses: problems };
-    log(`shown ${report.shown} of ${samples.length}; latency p50 ${report.latencyMs.p50} p95 ${report.latencyMs.p95} p99 ${report.latencyMs.p99} max ${report.latencyMs.max} ms; persisted ${persistedPerSecond}/s`);
+    log(`shown ${report.shown} of ${samples.length}; latency p50 ${report.latencyMs.p50} p95 ${report.latencyMs.p95} p99 ${report.latencyMs.p99} max ${report.latencyMs.max} ms; persisted ${persistedPerSecond}/s; ${report.deadReceiverRequests} notifications sent to the receiver that never answers`);
     if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT_DIR, writeAlarmsReport(report))}`);
     return verdict(problems);
   } finally {

@@ -10,6 +10,7 @@ import { authHandlers, mockCredentials, mustChangeCodeGate, oldConsoleAccountRec
 import { accountCallHandlers } from './accountCalls';
 import { alarmHandlers, seededAlarms } from './alarms';
 import { channelFormHandlers } from './channelForms';
+import { notificationHandlers } from './notifications';
 import { commandLog, deviceCommandHandlers, noCommands, OLD_CONSOLE_CHAMBERS, type ChamberRates } from './deviceCommands';
 import { deviceRegistryHandlers } from './deviceRegistry';
 import { fleetSummaryHandlers } from './fleetSummary';
@@ -109,6 +110,7 @@ export const handlers = (
     ...orderHandlers(restBase, tables, canAccess, scope, commands),
     ...alarmHandlers(restBase, tables, canAccess, scope, state.alarms),
     ...settingRequestHandlers(upstreamBase, restBase, tables, canAccess, scope, () => mockNow(state)),
+    ...notificationHandlers(restBase, tables, canAccess, scope),
     ...resources.flatMap((config) =>
       config.adapter === 'upstream'
         ? upstreamResourceHandlers(upstreamBase, config, tableOf(config), canAccess, scope)

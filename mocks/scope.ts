@@ -30,6 +30,8 @@ export const MOCK_SCOPING: Readonly<Record<string, Scoping>> = {
   // The types and the alarm rules name no device: every reader reads them all.
   'device-types': 'everyone',
   'alarm-rules': 'everyone',
+  // The super administrator's alone, by the policy; they name no device.
+  'notification-channels': 'everyone',
 };
 
 /** The server acting on its own, as an audit entry's actor. */

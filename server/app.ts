@@ -9,6 +9,7 @@ import { contextPlugin } from './context';
 import { databasePlugin } from './db/plugin';
 import { healthPlugin } from './health';
 import { noStorePlugin } from './http/noStore';
+import { notificationsPlugin, type NotificationsPluginOptions } from './notifications/worker';
 import { retentionSweeperPlugin } from './history/retention';
 import { errorHandler, httpPlugin } from './http/plugin';
 import { liveFeedPlugin } from './live/feed';
@@ -43,6 +44,8 @@ export interface BuildAppOptions {
    * Off by default: most tests need no broker.
    */
   mqtt?: true | MqttOptions;
+  /** The notification delivery worker's options (tests: `intervalMs: 0`, rounds run by hand); false: none (a cluster worker). */
+  notifications?: NotificationsPluginOptions | false;
 }
 
 /**
@@ -108,6 +111,7 @@ export const buildApp = (options: BuildAppOptions): FastifyInstance => {
   void app.register(orderSweeperPlugin);
   void app.register(commandSweeperPlugin, { timeoutSeconds: config.commandTimeoutSeconds });
   void app.register(retentionSweeperPlugin);
+  if (options.notifications !== false) void app.register(notificationsPlugin, options.notifications ?? {});
   if (options.mqtt !== undefined) registerMqtt(app, options.mqtt === true ? {} : options.mqtt);
 
   void app.register(healthPlugin);

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_SHELVE_MAX_MINUTES } from '../src/domain/alarms/rules';
+import { DEFAULT_SHELVE_MAX_MINUTES, type AlarmPriority } from '../src/domain/alarms/rules';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../src/domain/locales';
 import { brokerAddressOf, type BrokerAddress } from '../src/domain/mqtt/connection';
 import { isDeviceId, SERVER_SHARE_GROUP } from '../src/domain/mqtt/topics';
 import { PASSWORD_MAX } from '../src/domain/auth';
@@ -127,6 +128,21 @@ export interface Config {
    * broker's MQTT_URL, or the embedded broker's port on the host the console was reached by.
    */
   mqttPublicUrl: BrokerAddress | undefined;
+  /** Alarms sent beyond the console (docs/notifications.md). */
+  notifications: NotificationSettings;
+}
+
+interface NotificationSettings {
+  /** The console's origin as people reach it, for the links in notifications (CONSOLE_PUBLIC_URL; default http://localhost:PORT). */
+  publicUrl: string;
+  /** The language notifications are written in. */
+  locale: Locale;
+  /** An unacknowledged alarm escalates after this many minutes, per priority (and again after as many); 0: never. */
+  escalateMinutes: Record<AlarmPriority, number>;
+  /** A notification not delivered within this many minutes is given up, its outcome failed. */
+  giveUpMinutes: number;
+  /** How long a receiver has to answer one attempt. */
+  timeoutSeconds: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -338,6 +354,24 @@ const envSchema = z.object({
       return value?.trim() ?? false;
     }),
   BEHIND_TLS: flag('BEHIND_TLS'),
+  CONSOLE_PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const url = URL.canParse(value.trim()) ? new URL(value.trim()) : undefined;
+      if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+        ctx.addIssue({ code: 'custom', message: `CONSOLE_PUBLIC_URL must be an http or https URL such as https://oxygen.example.com (got "${value}")` });
+        return z.NEVER;
+      }
+      return url.href.replace(/\/+$/, '');
+    }),
+  NOTIFY_LOCALE: oneOf('NOTIFY_LOCALE', LOCALES.map(({ locale }) => locale), DEFAULT_LOCALE, (value) => value),
+  NOTIFY_ESCALATE_HIGH_MINUTES: integer('NOTIFY_ESCALATE_HIGH_MINUTES', 2, 0, 24 * 60),
+  NOTIFY_ESCALATE_MEDIUM_MINUTES: integer('NOTIFY_ESCALATE_MEDIUM_MINUTES', 10, 0, 24 * 60),
+  NOTIFY_ESCALATE_LOW_MINUTES: integer('NOTIFY_ESCALATE_LOW_MINUTES', 0, 0, 24 * 60),
+  NOTIFY_GIVE_UP_MINUTES: integer('NOTIFY_GIVE_UP_MINUTES', 60, 1, 7 * 24 * 60),
+  NOTIFY_TIMEOUT_SECONDS: integer('NOTIFY_TIMEOUT_SECONDS', 10, 1, 300),
 });
 
 /** The variables read, in documentation order. */
@@ -491,6 +525,13 @@ export const loadConfig = (env: Env, options: LoadConfigOptions = {}): Config =>
     workers: env2.WORKERS,
     mqtt,
     mqttPublicUrl: env2.MQTT_PUBLIC_URL,
+    notifications: {
+      publicUrl: env2.CONSOLE_PUBLIC_URL ?? `http://localhost:${env2.PORT}`,
+      locale: env2.NOTIFY_LOCALE,
+      escalateMinutes: { high: env2.NOTIFY_ESCALATE_HIGH_MINUTES, medium: env2.NOTIFY_ESCALATE_MEDIUM_MINUTES, low: env2.NOTIFY_ESCALATE_LOW_MINUTES },
+      giveUpMinutes: env2.NOTIFY_GIVE_UP_MINUTES,
+      timeoutSeconds: env2.NOTIFY_TIMEOUT_SECONDS,
+    },
   };
 };
 

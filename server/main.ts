@@ -74,7 +74,8 @@ const failure = (error: unknown): string => (error instanceof Error ? error.mess
 
 /** Migrates, bootstraps and (with --demo) seeds the store with a short-lived app, closed afterwards. */
 const prepareStore = async (config: Config, demo: boolean, log: Logger): Promise<void> => {
-  const app = buildApp({ config, logger: log });
+  // Nothing to deliver before the store is migrated.
+  const app = buildApp({ config, logger: log, notifications: false });
   try {
     await app.ready();
     app.log.info(`store: ${describeDatabase(config.database)}`);
@@ -149,7 +150,8 @@ const serve = async (config: Config, demo: boolean, worker: boolean, log: Logger
 
   if (!worker) await prepareStore(config, demo, log);
   if (stopping) process.exit(0);
-  const serving = buildApp({ config, logger: log, mqtt: mqttOptions(config) });
+  // On SQLite one process delivers: the primary (docs/notifications.md, "Delivery").
+  const serving = buildApp({ config, logger: log, mqtt: mqttOptions(config), notifications: worker && config.database.kind === 'sqlite' ? false : {} });
   app = serving;
   try {
     await serving.ready();

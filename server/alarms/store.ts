@@ -6,11 +6,13 @@ import type { MessageNotice } from '../../src/domain/live';
 import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AlarmRow, DB } from '../db/schema';
 import { alarmMessages } from '../messages/alarms';
+import { alarmNotifications } from '../notifications/alarms';
 
 /**
  * Alarm rows and their transitions (docs/alarms.md, "States"): every change of state is a row of
  * alarm_transitions and an audit entry, and every change its messages to the accounts that see the device
- * (docs/messages.md), written in the caller's transaction with the change itself. The messages' live
+ * (docs/messages.md) and its notifications beyond the console (docs/notifications.md), written in the caller's
+ * transaction with the change itself. The messages' live
  * events are collected in `notices` when given, for the caller to announce once the transaction commits.
  */
 
@@ -84,6 +86,7 @@ export const openAlarm = async (
   if (row === undefined) return undefined;
   await remember(db, row, null, actor, 'alarm.raise', null, at);
   notices.push(...(await alarmMessages(db, undefined, row, at)));
+  await alarmNotifications(db, undefined, row, at);
   return row;
 };
 
@@ -118,6 +121,7 @@ export const changeAlarm = async (
   if (row === undefined) return undefined;
   if (change.to !== alarm.state) await remember(db, row, stateOf(alarm), actor, change.action, change.comment ?? null, at);
   notices.push(...(await alarmMessages(db, alarm, row, at)));
+  await alarmNotifications(db, alarm, row, at);
   return row;
 };
 

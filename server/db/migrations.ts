@@ -15,7 +15,8 @@ import type { DB } from './schema';
  * type's rated maximum; 0019 chains the audit entries (server/audit/chain.ts); 0020 keeps removed devices
  * with history; 0021 replaces the sign-in failures by attempts counted per (address, account) pair; 0022 the
  * settings requests of parameter approval; 0023 the user settings: where sessions started, basic
- * information and operators' certificates; 0026 the template forms' submissions.
+ * information and operators' certificates; 0025 the notification channels, subscriptions, quiet hours,
+ * outbox and escalations (docs/notifications.md); 0026 the template forms' submissions.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -620,6 +621,76 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.dropTable('account_profiles').execute();
         await db.schema.alterTable('sessions').dropColumn('agent').execute();
         await db.schema.alterTable('sessions').dropColumn('address').execute();
+      },
+    },
+    '0025_notifications': {
+      async up(db: Kysely<unknown>) {
+        // docs/notifications.md. A channel's secrets live in *_value; `url` and `secret` hold only their masks.
+        await withId(db.schema.createTable('notification_channels'))
+          .addColumn('name', 'varchar(64)', (col) => col.notNull())
+          .addColumn('type', 'varchar(16)', (col) => col.notNull())
+          .addColumn('enabled', 'integer', (col) => col.notNull().defaultTo(1))
+          .addColumn('host', 'varchar(255)')
+          .addColumn('port', 'integer')
+          .addColumn('tls', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('username', 'varchar(255)')
+          .addColumn('sender', 'varchar(255)')
+          .addColumn('url', 'varchar(1024)')
+          .addColumn('url_value', 'varchar(1024)')
+          .addColumn('secret', 'varchar(255)')
+          .addColumn('secret_value', 'varchar(255)')
+          .execute();
+        // Which priorities reach an account on which channel, and where (an e-mail channel's address).
+        await db.schema
+          .createTable('notification_subscriptions')
+          .addColumn('account_id', 'integer', (col) => col.notNull().references('accounts.id').onDelete('cascade'))
+          .addColumn('channel_id', 'integer', (col) => col.notNull().references('notification_channels.id').onDelete('cascade'))
+          .addColumn('priorities', 'varchar(32)', (col) => col.notNull())
+          .addColumn('address', 'varchar(255)')
+          .addPrimaryKeyConstraint('notification_subscriptions_pk', ['account_id', 'channel_id'])
+          .execute();
+        await db.schema
+          .createTable('notification_quiet_hours')
+          .addColumn('account_id', 'integer', (col) => col.primaryKey().references('accounts.id').onDelete('cascade'))
+          .addColumn('from_minute', 'integer', (col) => col.notNull())
+          .addColumn('to_minute', 'integer', (col) => col.notNull())
+          .addColumn('utc_offset', 'integer', (col) => col.notNull())
+          .execute();
+        await withBigId(db.schema.createTable('notification_outbox'))
+          .addColumn('alarm_id', 'integer')
+          .addColumn('channel_id', 'integer', (col) => col.notNull())
+          .addColumn('account_id', 'integer')
+          .addColumn('event', 'varchar(16)', (col) => col.notNull())
+          .addColumn('step', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('recipient', 'varchar(255)', (col) => col.notNull())
+          .addColumn('payload', 'text', (col) => col.notNull())
+          .addColumn('status', 'varchar(16)', (col) => col.notNull())
+          .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('created_at', 'bigint', (col) => col.notNull())
+          .addColumn('next_at', 'bigint', (col) => col.notNull())
+          .addColumn('claimed_until', 'bigint')
+          .addColumn('answer', 'varchar(512)')
+          .addColumn('done_at', 'bigint')
+          .execute();
+        // One notification per alarm, event, step, channel and recipient, whatever instances write it.
+        await db.schema
+          .createIndex('notification_outbox_once')
+          .on('notification_outbox')
+          .columns(['alarm_id', 'event', 'step', 'channel_id', 'recipient'])
+          .unique()
+          .execute();
+        await db.schema.createIndex('notification_outbox_due').on('notification_outbox').columns(['status', 'next_at']).execute();
+        await db.schema
+          .createTable('alarm_escalations')
+          .addColumn('alarm_id', 'integer', (col) => col.primaryKey())
+          .addColumn('step', 'integer', (col) => col.notNull())
+          .addColumn('due_at', 'bigint', (col) => col.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const table of ['alarm_escalations', 'notification_outbox', 'notification_quiet_hours', 'notification_subscriptions', 'notification_channels']) {
+          await db.schema.dropTable(table).execute();
+        }
       },
     },
     '0026_channel_forms': {

@@ -350,6 +350,78 @@ interface SettingRequestsTable {
   cmd_id: string | null;
 }
 
+}
+
+/** docs/notifications.md, "Channels": `url` and `secret` hold masks; the values sent with are *_value. */
+interface NotificationChannelsTable {
+  id: Generated<number>;
+  name: string;
+  /** 'email' | 'webhook' | 'wecom' | 'dingtalk' | 'slack'. */
+  type: string;
+  enabled: number;
+  host: string | null;
+  port: number | null;
+  tls: number;
+  username: string | null;
+  sender: string | null;
+  url: string | null;
+  url_value: string | null;
+  secret: string | null;
+  secret_value: string | null;
+}
+
+interface NotificationSubscriptionsTable {
+  account_id: number;
+  channel_id: number;
+  /** The priorities that reach the account there, comma-separated. */
+  priorities: string;
+  /** An e-mail channel's address for this account. */
+  address: string | null;
+}
+
+interface NotificationQuietHoursTable {
+  account_id: number;
+  /** Minutes after the account's local midnight; from > to spans midnight. */
+  from_minute: number;
+  to_minute: number;
+  /** The account's local time minus UTC, minutes. */
+  utc_offset: number;
+}
+
+interface NotificationOutboxTable {
+  id: Generated<number>;
+  alarm_id: number | null;
+  channel_id: number;
+  account_id: number | null;
+  /** 'raised' | 'escalated' | 'escalation'. */
+  event: string;
+  step: number;
+  /** Who it goes to on the channel: an e-mail address, or '' for a group's webhook. */
+  recipient: string;
+  /** The notification (server/notifications/message.ts), JSON. */
+  payload: string;
+  /** 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled'. */
+  status: string;
+  attempts: number;
+  created_at: number;
+  next_at: number;
+  /** While 'sending': the claim's end, after which another worker may take it again. */
+  claimed_until: number | null;
+  /** The receiver's last answer, or why it failed. */
+  answer: string | null;
+  done_at: number | null;
+}
+
+interface AlarmEscalationsTable {
+  alarm_id: number;
+  /** Steps taken so far. */
+  step: number;
+  due_at: number;
+}
+
+export type NotificationChannelRow = Selectable<NotificationChannelsTable>;
+export type OutboxRow = Selectable<NotificationOutboxTable>;
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -370,6 +442,11 @@ export interface DB {
   account_profiles: AccountProfilesTable;
   certificates: CertificatesTable;
   setting_requests: SettingRequestsTable;
+  notification_channels: NotificationChannelsTable;
+  notification_subscriptions: NotificationSubscriptionsTable;
+  notification_quiet_hours: NotificationQuietHoursTable;
+  notification_outbox: NotificationOutboxTable;
+  alarm_escalations: AlarmEscalationsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -4,6 +4,7 @@ import { auditLogResource } from '../audit/list';
 import { deviceCommandsResource } from '../commands/list';
 import { deviceTypesResource } from '../device-types/list';
 import { devicesResource } from '../devices/list';
+import { notificationChannelsResource } from '../notifications/channels';
 import { ordersResource } from '../orders/list';
 import { settingRequestsResource } from '../setting-requests/list';
 import { stateRecordsResource } from '../telemetry/list';
@@ -25,6 +26,7 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   alarmsResource,
   alarmRulesResource,
   settingRequestsResource,
+  notificationChannelsResource,
 ];
 
 /** The resources one API lists: `upstream` (the POST contract under API_PREFIX) or `rest` (/api/v1), by their configuration's adapter. */

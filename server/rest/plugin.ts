@@ -5,6 +5,7 @@ import { deviceRestRoutes } from '../devices/rest';
 import { fleetRoutes } from '../fleet/routes';
 import { historyRoutes } from '../history/routes';
 import { livePlugin } from '../live/plugin';
+import { notificationRoutes } from '../notifications/routes';
 import { orderRestRoutes } from '../orders/rest';
 import { servedBy } from '../resources/registry';
 import { statsRoutes } from '../stats/routes';
@@ -34,6 +35,7 @@ export const restPlugin = fp(
     await app.register(deviceRestRoutes);
     await app.register(historyRoutes);
     await app.register(alarmRoutes);
+    await app.register(notificationRoutes);
     await app.register(orderRestRoutes);
     await app.register(livePlugin);
     await app.register(fleetRoutes);

@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = [
   'account.saveInfo',
   'account.submitCertificate',
   'account.decideCertificate',
+  // An account's own choice of which alarms reach it on which channels, and its quiet hours (docs/notifications.md).
+  'account.notificationPreferences',
   'device.register',
   'device.rotateSecret',
   'device.delete',
@@ -43,6 +45,8 @@ export const AUDIT_ACTIONS = [
   'alarm.shelve',
   'alarm.unshelve',
   'alarm.close',
+  // An unacknowledged alarm's notification sent on to the administrators above (docs/notifications.md).
+  'alarm.escalate',
   'alarmRule.update',
   // Parameter approval (docs/approval.md): a request, its amendment, its signed decision or cancellation, and a refused signature.
   'settingRequest.request',

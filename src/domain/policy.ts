@@ -24,7 +24,8 @@ export type Action =
   | 'verify'
   | 'request'
   | 'approve'
-  | 'reject';
+  | 'reject'
+  | 'test';
 
 const everyone: RoleList = ['admin', 'user', 'lowUser', 'client'];
 const administrators: RoleList = ['admin', 'user', 'lowUser'];
@@ -111,6 +112,18 @@ const data = {
     approve: upperAdministrators,
     reject: upperAdministrators,
   },
+  // The channels alarms go out on hold the fleet's SMTP password and chat robots' keys (docs/notifications.md).
+  'notification-channels': {
+    list: superAdministrator,
+    show: superAdministrator,
+    export: superAdministrator,
+    create: superAdministrator,
+    edit: superAdministrator,
+    delete: superAdministrator,
+    test: superAdministrator,
+  },
+  // Each account's own choice of what reaches it where.
+  'notification-preferences': { show: everyone, edit: everyone },
 } satisfies Record<string, Partial<Record<Action, RoleList>>>;
 
 export const POLICY: Record<string, Partial<Record<Action, RoleList>>> = { ...pages, ...data };

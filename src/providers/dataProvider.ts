@@ -22,6 +22,7 @@ import { alarmRecordSchema, type AlarmRecord, type AlarmTransition } from '../do
 import { OPEN_ALARM_STATES } from '../domain/alarms/open';
 import { ALARMS_PATH, type AlarmAction, type AlarmActionBody } from '../resources/alarms/requests';
 import { deviceCredentialsSchema, type DeviceCredentials } from '../domain/mqtt/connection';
+import type { AlarmDelivery, NotificationPreferences, NotificationPreferencesAnswer } from '../domain/notifications';
 import { quietly, UpstreamError, type HttpClient } from './httpClient';
 import { MAX_PAGE_SIZE } from '../resources/query';
 import { createRestFetch, createRestProvider } from './rest';
@@ -229,6 +230,15 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     submitChannelForm: async (body: ChannelFormBody): Promise<void> => {
       await http.post(CHANNEL_FORM_SUBMIT_PATH, body);
     },
+    /** What was sent for an alarm beyond the console, and how each delivery went (docs/notifications.md). */
+    alarmNotifications: async (id: RaRecord['id']): Promise<AlarmDelivery[]> => (await restFetch(`${alarmUrl(id)}/notifications`)).json as AlarmDelivery[],
+    /** Sends a test on a notification channel; answers whether the receiver took it, and what it said. */
+    sendTestNotification: async (id: RaRecord['id']): Promise<{ ok: boolean; answer: string }> =>
+      (await restFetch(`${restBase}/notification-channels/${encodeURIComponent(String(id))}/test`, { method: 'POST', body: '{}' })).json as { ok: boolean; answer: string },
+    /** The signed-in account's own notification choices, and the channels it may choose. */
+    notificationPreferences: async (): Promise<NotificationPreferencesAnswer> => (await restFetch(`${restBase}/notification-preferences`)).json as NotificationPreferencesAnswer,
+    saveNotificationPreferences: async (preferences: NotificationPreferences): Promise<NotificationPreferencesAnswer> =>
+      (await restFetch(`${restBase}/notification-preferences`, { method: 'PUT', body: JSON.stringify(preferences) })).json as NotificationPreferencesAnswer,
     /** The workplace's figures for the browser's day (`tz`: its getTimezoneOffset); fails quietly, the page shows it. */
     fleetSummary: async (tz: number): Promise<FleetSummary> =>
       fleetSummarySchema.parse((await restFetch(`${restBase}/${FLEET_SUMMARY_PATH}?tz=${tz}`)).json),

@@ -4,6 +4,7 @@ import { alarmsConfig } from './alarms/config';
 import { auditLogConfig, withWrittenActions } from './audit-log/config';
 import { deviceTypesConfig } from './device-types/config';
 import { devicesConfig } from './devices/config';
+import { notificationChannelsConfig } from './notification-channels/config';
 import { ordersConfig } from './orders/config';
 import { settingRequestsConfig } from './setting-requests/config';
 import { stateRecordsConfig } from './state-records/config';
@@ -23,6 +24,7 @@ const CONFIGS: readonly ResourceConfig[] = [
   alarmsConfig,
   alarmRulesConfig,
   settingRequestsConfig,
+  notificationChannelsConfig,
 ];
 
 /**

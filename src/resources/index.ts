@@ -4,6 +4,7 @@ import { alarms } from './alarms';
 import { auditLog } from './audit-log';
 import { deviceTypes } from './device-types';
 import { devices } from './devices';
+import { notificationChannels } from './notification-channels';
 import { orders } from './orders';
 import { settingRequests } from './setting-requests';
 import { stateRecords } from './state-records';
@@ -20,4 +21,5 @@ export const RESOURCES: readonly ConsoleResource[] = [
   alarms,
   alarmRules,
   settingRequests,
+  notificationChannels,
 ];

@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       workers: 1,
       mqtt: { kind: 'embedded', port: 1883, host: '0.0.0.0', plain: true, tls: null, limits: { connectionsPerDevice: 2, connectsPerAddressPerMinute: 300, loginFailuresPerHour: 10 } },
       mqttPublicUrl: undefined,
+      notifications: { publicUrl: 'http://localhost:8080', locale: 'zh-CN', escalateMinutes: { high: 2, medium: 10, low: 0 }, giveUpMinutes: 60, timeoutSeconds: 10 },
     });
   });
 

@@ -126,6 +126,11 @@ describe.each(STORE_KINDS)('the mocks answer every call as the server does (%s)'
     const ctx = store.context(undefined, clock.now);
     await seedDemo(ctx);
     await seedDemoFleet(ctx, { recordsPerDevice: 5, orders: 20 });
+    // A notification channel as the derived writes keep one: its URL read back as its mask.
+    await ctx.db
+      .insertInto('notification_channels')
+      .values({ name: 'Ward chat', type: 'slack', enabled: 1, host: 'smtp.example.com', port: 25, tls: 0, username: 'u', sender: 'a@example.com', url: 'https://hooks.example.com/••••', url_value: 'https://hooks.example.com/services/ward', secret: null, secret_value: null })
+      .execute();
     const [alarmDevice = '', otherDevice = ''] = DEMO_ASSIGNMENTS.client ?? [];
     await ctx.db
       .insertInto('alarms')
@@ -271,6 +276,11 @@ describe.each(STORE_KINDS)('the mocks answer every call as the server does (%s)'
       openAlarms: { write: false, run: () => provider.openAlarms() },
       alarmAction: { write: true, run: () => provider.alarmAction(alarmId, 'ack', { comment: 'seen' }) },
       alarmHistory: { write: false, run: () => provider.alarmHistory(alarmId) },
+      alarmNotifications: { write: false, run: () => provider.alarmNotifications(alarmId) },
+      // A channel that does not exist: no receiver is asked.
+      sendTestNotification: { write: false, run: () => provider.sendTestNotification(999) },
+      notificationPreferences: { write: false, run: () => provider.notificationPreferences() },
+      saveNotificationPreferences: { write: true, run: () => provider.saveNotificationPreferences({ subscriptions: [], quietHours: null }) },
       fleetSummary: { write: false, run: () => provider.fleetSummary(0) },
       statsOverview: { write: false, run: () => provider.statsOverview({ from: clock.now() - 7 * 24 * HOUR, to: clock.now() + HOUR, tz: 0 }) },
       statsReadings: { write: false, run: () => provider.statsReadings({ from: clock.now() - 7 * 24 * HOUR, to: clock.now() + HOUR, tz: 0 }) },
@@ -352,4 +362,5 @@ describe.each(STORE_KINDS)('the mocks answer every call as the server does (%s)'
 const CREATED: Readonly<Record<string, WireRecord>> = {
   accounts: { Account: 'parity-new', Code: 'Parity2026zz', Level: 3 },
   devices: { Id: 'OC-PARITY', name: 'Parity', Type: 1, Location: 'Hall P' },
+  'notification-channels': { name: 'Parity hook', type: 'slack', enabled: true, host: 'smtp.example.com', port: 25, tls: false, user: 'u', from: 'a@example.com', url: 'https://hooks.example.com/services/parity', secret: 'parity-secret' },
 };

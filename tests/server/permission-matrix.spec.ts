@@ -250,6 +250,8 @@ const LIST_SCOPES: Readonly<Record<string, ListScope | 'below' | 'unscoped'>> = 
   'alarm-rules': 'below',
   // Requests of the subtree on devices the role manages: tests/server/setting-requests.spec.ts (none are seeded here).
   'setting-requests': 'below',
+  // The super administrator's alone (the policy); they name no device or account.
+  'notification-channels': 'unscoped',
 };
 
 interface ListEndpoint {

@@ -145,6 +145,7 @@ describe.each(STORE_KINDS)("the app's plugins (%s)", (kind) => {
       'oxygen-order-sweeper',
       'oxygen-command-sweeper',
       'oxygen-retention-sweeper',
+      'oxygen-notifications',
       'oxygen-health',
       'oxygen-upstream',
       'oxygen-rest',
@@ -161,7 +162,7 @@ describe.each(STORE_KINDS)("the app's plugins (%s)", (kind) => {
     apps.push(app);
     await app.ready();
     const names = topLevelPlugins(app);
-    expect(names.slice(names.indexOf('oxygen-retention-sweeper') + 1, names.indexOf('oxygen-health'))).toEqual(['oxygen-mqtt', 'oxygen-alarms', 'oxygen-ingest']);
+    expect(names.slice(names.indexOf('oxygen-notifications') + 1, names.indexOf('oxygen-health'))).toEqual(['oxygen-mqtt', 'oxygen-alarms', 'oxygen-ingest']);
     expect(names.every((name) => name.startsWith('oxygen-'))).toBe(true);
     // The link the services hold from the start is the one the broker connected.
     await app.ctx.link.sendCommand('OC-X', { cmdId: 'c-plugins', type: 'state', Time: Date.now(), State: 'Stop' });

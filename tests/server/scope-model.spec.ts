@@ -100,14 +100,14 @@ const outcome = async (call: () => Promise<unknown>): Promise<ManageRefusal | un
 describe.each(STORE_KINDS)('the scope model is the server (%s)', (kind) => {
   const store = useStore(kind);
   let ctx: AppContext;
-  /** The device types and alarm rules the migrations seed: every viewer reads all of them. */
+  /** The device types and alarm rules the migrations seed, and the notification channels (none): every viewer reads all of them. */
   const everyone: Record<string, string[]> = {};
   let run = 0;
 
   beforeAll(async () => {
     // The lowest cost the configuration accepts: add_Admin and Admin_reset_Code hash a password each.
     ctx = store.context({ SCRYPT_COST: '10' }, () => T0);
-    for (const resource of SERVED_RESOURCES.filter(({ config }) => ['device-types', 'alarm-rules'].includes(config.name))) {
+    for (const resource of SERVED_RESOURCES.filter(({ config }) => ['device-types', 'alarm-rules', 'notification-channels'].includes(config.name))) {
       const list = recordsOf(await resource.list(ctx, { id: 0, level: 3 }, { current: 1, pageSize: 1000 }));
       everyone[resource.config.name] = list.map((record) => String(recordId(resource.config, record))).sort();
     }

@@ -13,6 +13,7 @@ import { loadConfig, type Config, type Env } from '../../server/config';
 import type { AppContext } from '../../server/context';
 import { createDatabase, type Database } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrations';
+import type { NotificationsPluginOptions } from '../../server/notifications/worker';
 
 /**
  * Both stores for integration tests. Usage:
@@ -51,6 +52,8 @@ export interface AppOptions {
   setup?: (app: FastifyInstance) => void;
   /** Default true. */
   migrate?: boolean;
+  /** The notification worker's options; default no timer (a test runs its rounds: app.notifications.round()). */
+  notifications?: NotificationsPluginOptions | false;
 }
 
 export interface TestStore {
@@ -108,7 +111,30 @@ const createPgDatabase = async (): Promise<{ url: string; drop: () => Promise<vo
 };
 
 /** Wipe order: children before parents. */
-const TABLES = ['channel_forms', 'certificates', 'account_profiles', 'setting_requests', 'alarm_transitions', 'alarms', 'reading_rollups', 'messages', 'device_commands', 'audit_log', 'sessions', 'sign_in_attempts', 'state_records', 'orders', 'account_devices', 'devices', 'accounts'] as const;
+const TABLES = [
+  'channel_forms',
+  'certificates',
+  'account_profiles',
+  'setting_requests',
+  'notification_outbox',
+  'alarm_escalations',
+  'notification_quiet_hours',
+  'notification_subscriptions',
+  'notification_channels',
+  'alarm_transitions',
+  'alarms',
+  'reading_rollups',
+  'messages',
+  'device_commands',
+  'audit_log',
+  'sessions',
+  'sign_in_attempts',
+  'state_records',
+  'orders',
+  'account_devices',
+  'devices',
+  'accounts',
+] as const;
 
 export const useStore = (kind: StoreKind): TestStore => {
   let dir = '';
@@ -171,7 +197,7 @@ export const useStore = (kind: StoreKind): TestStore => {
       return { config: cfg, db, kind, now, passwords: createPasswordHasher(cfg.scryptCost), live: createLiveFeed(), link: unlinked };
     },
     async app(options = {}) {
-      const app = buildApp({ config: config(options.env), now: options.now, logger: false });
+      const app = buildApp({ config: config(options.env), now: options.now, logger: false, notifications: options.notifications ?? { intervalMs: 0 } });
       apps.push(app);
       options.setup?.(app);
       await app.ready();

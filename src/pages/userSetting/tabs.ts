@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { BasicInfoTab } from './BasicInfoTab';
 import { CertificationTab } from './CertificationTab';
+import { NotificationsTab } from './NotificationsTab';
 import { SecurityTab } from './SecurityTab';
 import type { TabProps } from './tabProps';
 
@@ -21,4 +22,5 @@ export const USER_SETTING_TABS: readonly UserSettingTab[] = [
   { id: 'basic', labelKey: 'app.userSetting.tabs.basic', view: BasicInfoTab },
   { id: 'security', labelKey: 'app.userSetting.tabs.security', view: SecurityTab, whileMustChange: true },
   { id: 'certification', labelKey: 'app.userSetting.tabs.certification', view: CertificationTab },
+  { id: 'notifications', labelKey: 'app.notifications.title', view: NotificationsTab },
 ];

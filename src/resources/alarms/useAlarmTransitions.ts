@@ -24,7 +24,9 @@ export const useAlarmTransitions = (alarm: Pick<AlarmRecord, 'id' | 'state' | 'a
   const state = (value: string) => translate(`resources.alarms.choices.state.${value}`);
   return {
     ...query,
-    change: (step: AlarmTransition) => `${step.from === null ? translate('crud.alarms.raised') : state(step.from)} → ${state(step.to)}`,
+    // A step of the notifications' escalation leaves the state as it was (docs/notifications.md).
+    change: (step: AlarmTransition) =>
+      step.from === step.to ? translate('app.notifications.escalationStep') : `${step.from === null ? translate('crud.alarms.raised') : state(step.from)} → ${state(step.to)}`,
     actor: (step: AlarmTransition) => (step.actor === 'system' ? translate('crud.alarms.system') : step.actor),
   };
 };
