@@ -350,8 +350,6 @@ interface SettingRequestsTable {
   cmd_id: string | null;
 }
 
-}
-
 /** docs/notifications.md, "Channels": `url` and `secret` hold masks; the values sent with are *_value. */
 interface NotificationChannelsTable {
   id: Generated<number>;

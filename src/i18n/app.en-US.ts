@@ -292,6 +292,7 @@ export const appEnUS = {
         passed: 'Certificate passed',
         rejected: 'Certificate refused',
       },
+    },
     notifications: {
       title: 'Alarm notifications',
       intro: 'Which alarms reach you outside the console, and where. Only alarms of chambers you see are sent.',

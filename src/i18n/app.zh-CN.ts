@@ -290,6 +290,7 @@ export const appZhCN = {
         passed: '证书已通过',
         rejected: '证书未通过',
       },
+    },
     notifications: {
       title: '报警通知',
       intro: '选择哪些报警在控制台之外通知您，以及通过哪个渠道。只发送您可见氧舱的报警。',
