@@ -4,6 +4,7 @@ import { Button, Form, HttpError, NumberInput, SaveButton, TextInput, useNotify,
 import { DEFAULT_SHELVE_MAX_MINUTES } from '../../domain/alarms/rules';
 import { namedField } from '../../providers/dataProvider';
 import { formValidator } from '../validation';
+import { usePhoneDialog } from '../../layout/phone/usePhone';
 import { alarmActionBodies, SHELVE_MINUTES_LIMIT, type AlarmAction, type AlarmActionBody } from './requests';
 
 /** The actions that ask for something first: a comment (optional), minutes and a reason, a reason. */
@@ -50,6 +51,7 @@ export const AlarmActionDialog = ({ action, icon, record, onClose, send }: Alarm
   const translate = useTranslate();
   const notify = useNotify();
   const titleId = `alarm-${action}-title`;
+  const { fullScreen, actionsSx } = usePhoneDialog();
   const validate = useMemo(() => validatorOf(action), [action]);
   const choice = (source: string) => translate(`resources.alarms.choices.${source}.${String(record[source])}`);
   const submit = async (values: Record<string, unknown>) => {
@@ -69,7 +71,7 @@ export const AlarmActionDialog = ({ action, icon, record, onClose, send }: Alarm
     <TextInput source={source} label={`crud.alarms.${source}`} helperText={helperText} multiline minRows={2} isRequired={required} fullWidth />
   );
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
+    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth fullScreen={fullScreen}>
       <Form record={action === 'shelve' ? { minutes: DEFAULT_SHELVE_MAX_MINUTES } : {}} onSubmit={submit} validate={validate} noValidate>
         <DialogTitle id={titleId}>{translate(`crud.alarms.${action}Title`, { id: record.id })}</DialogTitle>
         <DialogContent>
@@ -92,7 +94,7 @@ export const AlarmActionDialog = ({ action, icon, record, onClose, send }: Alarm
             </>
           )}
         </DialogContent>
-        <DialogActions>
+        <DialogActions sx={actionsSx}>
           <Button label="ra.action.cancel" onClick={onClose} />
           <SaveButton label={`crud.alarms.${action}`} icon={icon} alwaysEnable />
         </DialogActions>
