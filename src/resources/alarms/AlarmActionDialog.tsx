@@ -1,9 +1,10 @@
 import { useMemo, type ReactElement } from 'react';
 import { Alert, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
-import { Button, Form, HttpError, NumberInput, SaveButton, TextInput, useNotify, useTranslate, type RaRecord } from 'react-admin';
+import { Form, HttpError, NumberInput, SaveButton, TextInput, useNotify, useTranslate, type RaRecord } from 'react-admin';
 import { DEFAULT_SHELVE_MAX_MINUTES } from '../../domain/alarms/rules';
 import { namedField } from '../../providers/dataProvider';
 import { formValidator } from '../validation';
+import { CancelButton } from '../../layout/phone/CancelButton';
 import { usePhoneDialog } from '../../layout/phone/usePhone';
 import { alarmActionBodies, SHELVE_MINUTES_LIMIT, type AlarmAction, type AlarmActionBody } from './requests';
 
@@ -95,7 +96,7 @@ export const AlarmActionDialog = ({ action, icon, record, onClose, send }: Alarm
           )}
         </DialogContent>
         <DialogActions sx={actionsSx}>
-          <Button label="ra.action.cancel" onClick={onClose} />
+          <CancelButton onClick={onClose} />
           <SaveButton label={`crud.alarms.${action}`} icon={icon} alwaysEnable />
         </DialogActions>
       </Form>

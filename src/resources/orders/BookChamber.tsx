@@ -19,6 +19,7 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { namedField, type ConsoleDataProvider } from '../../providers/dataProvider';
+import { CancelButton } from '../../layout/phone/CancelButton';
 import { usePhoneDialog } from '../../layout/phone/usePhone';
 import type { BookingBody } from './requests';
 
@@ -81,7 +82,7 @@ export const BookChamber = () => {
             <TextInput source="OC" label="resources.orders.fields.OC" helperText="crud.orders.ocHint" fullWidth />
           </DialogContent>
           <DialogActions sx={actionsSx}>
-            <Button label="ra.action.cancel" onClick={() => setOpen(false)} />
+            <CancelButton onClick={() => setOpen(false)} />
             <SaveButton label="crud.orders.book" />
           </DialogActions>
         </Form>
