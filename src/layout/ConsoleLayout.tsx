@@ -20,7 +20,7 @@ import { LiveIndicator } from './LiveIndicator';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import { MessageBox } from './messages/MessageBox';
 import { MoreMenu } from './phone/MoreMenu';
-import { usePhone } from './phone/usePhone';
+import { usePhone } from '../resources/generate/usePhone';
 import { ServerMenuLimit } from './serverMenu/ServerMenuLimit';
 import { TabBar } from './tabs/TabBar';
 import { TopMenu } from './TopMenu';

@@ -10,7 +10,7 @@ import type { AlarmRecord } from '../../domain/alarms/record';
 import { elapsedText, standingAlarmsLink, type Banner } from '../../domain/alarms/signals';
 import { applyAlarmEvent } from '../../providers/alarms';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
-import { THUMB, usePhone } from '../phone/usePhone';
+import { THUMB, usePhone } from '../../resources/generate/usePhone';
 import { useAlarmSignals } from './useAlarmSignals';
 import { useAlarmText } from './useAlarmText';
 
@@ -86,7 +86,7 @@ export const AlarmBanner = () => {
   // On a phone the buttons share the banner's width, each at least a thumb high: acknowledging is one tap.
   const phone = usePhone();
   if (banner === undefined) return null;
-  const thumb = phone ? { ...THUMB, flex: '1 1 auto' } : {};
+  const thumb = phone ? { ...THUMB, flex: '1 1 auto', whiteSpace: 'normal', lineHeight: 1.2 } : {};
   const buttonLook = { color: 'inherit', borderColor: 'currentColor', whiteSpace: 'nowrap', ...thumb } as const;
   return (
     <Box

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { ALARM_PRIORITIES, type AlarmPriority } from '../../domain/alarms/rules';
 import { newestStanding, standingAlarmsLink } from '../../domain/alarms/signals';
 import { useAlarmCounts, useOpenAlarms } from '../../providers/alarms';
-import { THUMB, usePhone } from '../phone/usePhone';
+import { THUMB, usePhone } from '../../resources/generate/usePhone';
 
 /** High red, medium amber, low neutral; a priority with nothing standing is only outlined. */
 const LOOKS: Record<AlarmPriority, { backgroundColor: string; color: string }> = {

@@ -8,7 +8,7 @@ import { MONITOR_CAPTION, MONITOR_CELL, MONITOR_NUMBER_CELL, MONITOR_ROW, MONITO
 import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 import type { AlarmRecord } from '../../domain/alarms/record';
 import { useStandingAlarmsByDevice } from '../../providers/alarms';
-import { usePhone } from '../../layout/phone/usePhone';
+import { usePhone } from '../../resources/generate/usePhone';
 import { MonitorCards } from './MonitorCards';
 
 const NO_ALARMS: readonly AlarmRecord[] = [];

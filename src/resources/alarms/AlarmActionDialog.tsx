@@ -4,8 +4,8 @@ import { Form, HttpError, NumberInput, SaveButton, TextInput, useNotify, useTran
 import { DEFAULT_SHELVE_MAX_MINUTES } from '../../domain/alarms/rules';
 import { namedField } from '../../providers/dataProvider';
 import { formValidator } from '../validation';
-import { CancelButton } from '../../layout/phone/CancelButton';
-import { usePhoneDialog } from '../../layout/phone/usePhone';
+import { CancelButton } from '../generate/CancelButton';
+import { usePhoneDialog } from '../generate/usePhone';
 import { alarmActionBodies, SHELVE_MINUTES_LIMIT, type AlarmAction, type AlarmActionBody } from './requests';
 
 /** The actions that ask for something first: a comment (optional), minutes and a reason, a reason. */

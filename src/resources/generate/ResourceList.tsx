@@ -16,7 +16,7 @@ import {
   useResourceContext,
   useTranslate,
 } from 'react-admin';
-import { usePhone } from '../../layout/phone/usePhone';
+import { usePhone } from './usePhone';
 import { fieldEntries, idFields, serves, shows } from '../model';
 import { DEFAULT_PAGE } from '../query';
 import type { ResourceConfig } from '../types';

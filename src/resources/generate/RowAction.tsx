@@ -2,7 +2,7 @@ import { IconButton, Tooltip } from '@mui/material';
 import type { MouseEvent, ReactElement } from 'react';
 import { useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { THUMB, usePhone } from '../../layout/phone/usePhone';
+import { THUMB, usePhone } from './usePhone';
 
 interface RowActionProps {
   /** A catalogue key: the button's name for screen readers and tests, and its tooltip. */

@@ -19,8 +19,8 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { namedField, type ConsoleDataProvider } from '../../providers/dataProvider';
-import { CancelButton } from '../../layout/phone/CancelButton';
-import { usePhoneDialog } from '../../layout/phone/usePhone';
+import { CancelButton } from '../generate/CancelButton';
+import { usePhoneDialog } from '../generate/usePhone';
 import type { BookingBody } from './requests';
 
 const FIELDS = ['Id', 'SetT', 'OpenId', 'OC'] as const;
