@@ -21,12 +21,25 @@ self.addEventListener('activate', (event) => {
 
 const isApi = (pathname) => pathname.startsWith('/api/') || pathname.startsWith('/upstream/') || pathname === '/upstream';
 
+/** The build's first script, which the page names: another one means another build. */
+const firstScript = (html) => /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+
+/** Keeps the page; a page of another build drops the previous build's files, which nothing asks for again. */
+const keepPage = async (cache, response) => {
+  const kept = await cache.match(PAGE);
+  if (kept && firstScript(await kept.text()) !== firstScript(await response.clone().text())) {
+    const files = (await cache.keys()).filter((request) => new URL(request.url).pathname.startsWith('/assets/'));
+    await Promise.all(files.map((request) => cache.delete(request)));
+  }
+  await cache.put(PAGE, response);
+};
+
 /** The page from the network, kept for when there is none; a cached copy only when the network fails. */
 const page = async (request) => {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
-    if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/html')) await cache.put(PAGE, response.clone());
+    if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/html')) await keepPage(cache, response.clone());
     return response;
   } catch (error) {
     const kept = await cache.match(PAGE);

@@ -43,7 +43,8 @@ const cardStyles = (theme: Theme) => ({
     fontSize: theme.typography.body2.fontSize,
   },
   '& .monitor-card-values dt': { color: theme.palette.text.secondary, fontSize: theme.typography.caption.fontSize },
-  '& .monitor-card-values dd': { margin: 0, fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' as const },
+  // A value not sent keeps its line, so the pairs stay aligned.
+  '& .monitor-card-values dd': { margin: 0, minHeight: '1.43em', fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' as const },
   [`& .${MONITOR_CAPTION}`]: { fontSize: theme.typography.caption.fontSize, color: theme.palette.text.secondary },
 });
 
