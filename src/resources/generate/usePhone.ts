@@ -1,10 +1,15 @@
-import { useMediaQuery, type Theme } from '@mui/material';
+import { useMediaQuery } from '@mui/material';
+import { useTheme } from '@mui/material/styles';
 
 /**
  * A phone-sized window (under MUI's `sm`, 600 px): react-admin's own switch (its app bar and side menu
  * change there too), so the console's phone layouts change at the same width.
  */
-export const usePhone = (): boolean => useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'), { noSsr: true });
+export const usePhone = (): boolean => {
+  // Material's useTheme, which falls back to the default theme where no provider gives one (a bare banner).
+  const theme = useTheme();
+  return useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+};
 
 /** A control a thumb hits: at least 44 by 44 CSS px (WCAG 2.5.5's target size). */
 export const THUMB = { minWidth: 44, minHeight: 44 } as const;
