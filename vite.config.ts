@@ -91,8 +91,9 @@ const firstScript = (): Plugin => {
 
 export default defineConfig(({ mode }) => ({
   plugins: [react(), helpPages(), precompress(), firstScript()],
-  // Only the mocked console (`npm run dev:mock`, mode "mock") serves msw's service worker.
-  publicDir: mode === 'mock' ? 'mocks/public' : false,
+  // The mocked console (`npm run dev:mock`, mode "mock") serves msw's service worker; every other build
+  // the web app's manifest, icons and shell-keeping worker (docs/console.md, "Phone and installing").
+  publicDir: mode === 'mock' ? 'mocks/public' : 'public',
   // The server puts each page's own nonce here; emotion's styles carry it (src/styleCache.ts).
   html: { cspNonce: CSP_NONCE_PLACEHOLDER },
   server: {

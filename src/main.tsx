@@ -6,6 +6,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { App } from './App';
 import { defaultConfig } from './config';
 import { loadMessages, storedLocale } from './i18n';
+import { registerServiceWorker } from './pwa';
 import { createStyleCache } from './styleCache';
 
 const root = document.getElementById('root');
@@ -29,3 +30,5 @@ void Promise.all([backend, loadMessages(storedLocale())]).then(() =>
     </StrictMode>,
   ),
 );
+
+registerServiceWorker();

@@ -21,7 +21,9 @@ const directives = (behindTls: boolean) => ({
   mediaSrc: ["'none'"],
   objectSrc: ["'none'"],
   frameSrc: ["'none'"],
-  workerSrc: ["'none'"],
+  // The console's own service worker (public/sw.js) and web app manifest, nothing from elsewhere.
+  workerSrc: ["'self'"],
+  manifestSrc: ["'self'"],
   baseUri: ["'none'"],
   formAction: ["'self'"],
   frameAncestors: ["'none'"],

@@ -386,6 +386,10 @@ export const appEnUS = {
       pollingHint: 'Live data is unavailable: lists refresh every %{seconds} seconds, and go live again once the connection is back',
       limited: 'Too many live connections or requests for this sign-in: live data waits %{seconds} s before reconnecting',
     },
+    phone: {
+      more: 'More',
+      priorities: { high: 'H', medium: 'M', low: 'L' },
+    },
     alarmSignals: {
       priorities: { high: 'High', medium: 'Medium', low: 'Low' },
       count: '%{priority}-priority alarms: %{count}',

@@ -384,6 +384,10 @@ export const appZhCN = {
       pollingHint: '实时连接不可用，列表每 %{seconds} 秒刷新一次；连接恢复后自动切回实时',
       limited: '本次登录的实时连接或请求过多：实时数据将等待 %{seconds} 秒后重新连接',
     },
+    phone: {
+      more: '更多',
+      priorities: { high: '高', medium: '中', low: '低' },
+    },
     alarmSignals: {
       priorities: { high: '高', medium: '中', low: '低' },
       count: '%{priority}优先级报警：%{count} 条',

@@ -19,6 +19,8 @@ import { ConsoleMenu } from './ConsoleMenu';
 import { LiveIndicator } from './LiveIndicator';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import { MessageBox } from './messages/MessageBox';
+import { MoreMenu } from './phone/MoreMenu';
+import { usePhone } from '../resources/generate/usePhone';
 import { ServerMenuLimit } from './serverMenu/ServerMenuLimit';
 import { TabBar } from './tabs/TabBar';
 import { TopMenu } from './TopMenu';
@@ -27,21 +29,31 @@ import { useAppSettings, type AppSettings } from './settings/appSettings';
 import { SettingsDrawer } from './settings/SettingsDrawer';
 import { SettingsFixedButton, SettingsMenuItem } from './settings/SettingsOpeners';
 
-/** The menu sits in the app bar when there is one to hold it; otherwise at the side, unless turned off. */
-const menuPlace = ({ navbar, menu, hideMenu, topMenu }: AppSettings): 'top' | 'side' | 'none' => {
-  if (topMenu && navbar) return 'top';
+/**
+ * The menu sits in the app bar when there is one to hold it; otherwise at the side, unless turned off.
+ * A phone has no room for it in the app bar: there it is the side menu, which react-admin draws as a drawer.
+ */
+const menuPlace = ({ navbar, menu, hideMenu, topMenu }: AppSettings, phone: boolean): 'top' | 'side' | 'none' => {
+  if (topMenu && navbar && !phone) return 'top';
   return menu && !hideMenu ? 'side' : 'none';
 };
 
-const ConsoleAppBar = () => {
+const useMenuPlace = () => {
   const [settings] = useAppSettings();
-  const top = menuPlace(settings) === 'top';
-  if (!settings.navbar) return null;
+  return menuPlace(settings, usePhone());
+};
+
+const ConsoleAppBar = () => {
+  const [{ navbar }] = useAppSettings();
+  const place = useMenuPlace();
+  const phone = usePhone();
+  const top = place === 'top';
+  if (!navbar) return null;
   return (
     <AppBar
       color="primary"
       // Its menu button opens and collapses the side menu: useless when there is none.
-      sx={menuPlace(settings) === 'side' ? undefined : { '& .RaAppBar-menuButton': { display: 'none' } }}
+      sx={place === 'side' ? undefined : { '& .RaAppBar-menuButton': { display: 'none' } }}
       userMenu={
         <UserMenu>
           <SettingsMenuItem />
@@ -50,26 +62,39 @@ const ConsoleAppBar = () => {
         </UserMenu>
       }
       toolbar={
-        <>
-          <AlarmCounts />
-          <LiveIndicator />
-          <MessageBox />
-          <LocaleSwitcher />
-          <ToggleThemeButton />
-          <LoadingIndicator />
-        </>
+        phone ? (
+          // The alarm counts and the message box stay in sight; the rest waits behind "more".
+          <>
+            <AlarmCounts />
+            <MessageBox />
+            <MoreMenu />
+          </>
+        ) : (
+          <>
+            <AlarmCounts />
+            <LiveIndicator />
+            <MessageBox />
+            <LocaleSwitcher />
+            <ToggleThemeButton />
+            <LoadingIndicator />
+          </>
+        )
       }
     >
-      <TitlePortal sx={top ? { flex: '0 1 auto', ml: 2 } : undefined} />
+      {/* On a phone the alarm counts take the title's room; the page's name stays in the window's title and the menu. */}
+      <TitlePortal sx={phone ? { display: 'none' } : top ? { flex: '0 1 auto', ml: 2 } : undefined} />
       {top && <TopMenu />}
     </AppBar>
   );
 };
 
-const ConsoleSidebar = (props: SidebarProps) => {
-  const [settings] = useAppSettings();
-  return menuPlace(settings) === 'side' ? <Sidebar {...props} /> : null;
-};
+const ConsoleSidebar = (props: SidebarProps) => (useMenuPlace() === 'side' ? <Sidebar {...props} /> : null);
+
+/**
+ * react-admin's layout is at least as wide as its content (`min-width: fit-content`), so one wide table
+ * widened every page on a phone; there the layout keeps to the window and each page fits its content to it.
+ */
+const PHONE_FRAME = { minWidth: 0, '& .RaLayout-content': { minWidth: 0 } } as const;
 
 /** react-admin's layout, shaped by the page settings (docs/console.md, "Settings"). */
 export const ConsoleLayout = ({ children }: { children: ReactNode }) => {
@@ -78,13 +103,14 @@ export const ConsoleLayout = ({ children }: { children: ReactNode }) => {
   useLiveStream();
   useOpenAlarmsFeed();
   const [{ navbar, footer }] = useAppSettings();
+  const phone = usePhone();
   return (
     <Layout
       appBar={ConsoleAppBar}
       sidebar={ConsoleSidebar}
       menu={ConsoleMenu}
       // Without an app bar, no room is kept for it.
-      sx={navbar ? undefined : { '& .RaLayout-appFrame': { mt: 0 } }}
+      sx={{ ...(navbar ? {} : { '& .RaLayout-appFrame': { mt: 0 } }), ...(phone ? PHONE_FRAME : {}) }}
     >
       <AlarmBanner />
       <TabBar />

@@ -10,6 +10,7 @@ import type { AlarmRecord } from '../../domain/alarms/record';
 import { elapsedText, standingAlarmsLink, type Banner } from '../../domain/alarms/signals';
 import { applyAlarmEvent } from '../../providers/alarms';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
+import { THUMB, usePhone } from '../../resources/generate/usePhone';
 import { useAlarmSignals } from './useAlarmSignals';
 import { useAlarmText } from './useAlarmText';
 
@@ -82,8 +83,11 @@ export const AlarmBanner = () => {
   const { banner, sound, now, silenceUntil, silence } = useAlarmSignals();
   const acknowledge = useAcknowledge();
   const { canAccess: mayAcknowledge } = useCanAccess({ resource: 'alarms', action: 'acknowledge' });
+  // On a phone the buttons share the banner's width, each at least a thumb high: acknowledging is one tap.
+  const phone = usePhone();
   if (banner === undefined) return null;
-  const buttonLook = { color: 'inherit', borderColor: 'currentColor', whiteSpace: 'nowrap' } as const;
+  const thumb = phone ? { ...THUMB, flex: '1 1 auto', whiteSpace: 'normal', lineHeight: 1.2 } : {};
+  const buttonLook = { color: 'inherit', borderColor: 'currentColor', whiteSpace: 'nowrap', ...thumb } as const;
   return (
     <Box
       data-alarm-banner=""
@@ -93,7 +97,7 @@ export const AlarmBanner = () => {
       data-flood={banner.flood}
       // The buttons follow the words rather than the far edge: on a page wider than the window (a wide
       // table) the far edge is out of sight.
-      sx={{ ...LOOKS[banner.priority], display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 3, rowGap: 1, px: 2, py: 1, mb: 1, borderRadius: 1 }}
+      sx={{ ...LOOKS[banner.priority], display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 3, rowGap: 1, px: phone ? 1.5 : 2, py: 1, mb: 1, borderRadius: 1 }}
     >
       <Headline banner={banner} now={now} />
       {sound === 'blocked' && (
@@ -108,9 +112,9 @@ export const AlarmBanner = () => {
           {translate('app.alarmSignals.silenced', { time: elapsedText(silenceUntil - now) })}
         </Box>
       )}
-      <Stack direction="row" spacing={1}>
+      <Stack direction="row" spacing={1} sx={phone ? { width: '100%' } : undefined}>
         {mayAcknowledge && (
-          <Button size="small" variant="contained" color="inherit" sx={{ color: 'rgba(0, 0, 0, 0.87)', whiteSpace: 'nowrap' }} disabled={acknowledge.isPending} onClick={() => acknowledge.mutate(banner.shown)}>
+          <Button size="small" variant="contained" color="inherit" sx={{ color: 'rgba(0, 0, 0, 0.87)', whiteSpace: 'nowrap', ...thumb }} disabled={acknowledge.isPending} onClick={() => acknowledge.mutate(banner.shown)}>
             {translate('app.alarmSignals.acknowledge')}
           </Button>
         )}

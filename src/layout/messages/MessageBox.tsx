@@ -79,7 +79,7 @@ export const MessageBox = () => {
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
       >
-        <Box data-message-box-panel sx={{ width: 380 }}>
+        <Box data-message-box-panel sx={{ width: 380, maxWidth: 'calc(100vw - 32px)' }}>
           <Tabs value={tab} onChange={(_event, next: MessageType) => setTab(next)} variant="fullWidth">
             {MESSAGE_TYPES.map((type) => (
               <Tab

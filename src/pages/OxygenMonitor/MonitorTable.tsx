@@ -3,11 +3,13 @@ import { Checkbox, Table, type Theme, TableBody, TableCell, TableContainer, Tabl
 import { memo, useCallback, useMemo } from 'react';
 import { useCreatePath, useListContext, useTranslate, type Identifier, type SortPayload } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import { MONITOR_COLUMNS, type MonitorColumn } from './columns';
+import { MONITOR_COLUMNS, monitorColumnLabel, type MonitorColumn } from './columns';
 import { MONITOR_CAPTION, MONITOR_CELL, MONITOR_NUMBER_CELL, MONITOR_ROW, MONITOR_ROW_SELECTED, MonitorRow, type MonitoredDevice } from './MonitorRow';
 import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 import type { AlarmRecord } from '../../domain/alarms/record';
 import { useStandingAlarmsByDevice } from '../../providers/alarms';
+import { usePhone } from '../../resources/generate/usePhone';
+import { MonitorCards } from './MonitorCards';
 
 const NO_ALARMS: readonly AlarmRecord[] = [];
 
@@ -63,8 +65,7 @@ interface MonitorHeadProps {
 const MonitorHead = memo(function MonitorHead({ sort, setSort, allSelected, someSelected, onSelectAll }: MonitorHeadProps) {
   const translate = useTranslate();
   const header = (column: MonitorColumn) => {
-    const label = translate(`app.monitor.columns.${column.key}`);
-    const text = column.unit ? translate('app.monitor.withUnit', { label, unit: translate(`crud.units.${column.unit}`) }) : label;
+    const text = monitorColumnLabel(translate, column);
     if (!column.sortable) return text;
     const active = sort.field === column.key;
     return (
@@ -122,7 +123,22 @@ export const MonitorTable = () => {
   const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
   const someSelected = pageIds.some((id) => selected.has(id));
   const onSelectAll = useCallback(() => onSelect(allSelected ? [] : pageIds), [onSelect, allSelected, pageIds]);
+  const phone = usePhone();
+  const empty = rows.length === 0 && (
+    <Typography sx={{ p: 2 }} color="text.secondary">
+      {translate('app.monitor.empty')}
+    </Typography>
+  );
 
+  if (phone) {
+    // Nineteen columns do not fit a phone: a card per chamber, nothing to scroll sideways.
+    return (
+      <>
+        <MonitorCards rows={rows} deviceTypes={deviceTypes} standing={standing} onOpen={open} />
+        {empty}
+      </>
+    );
+  }
   return (
     <TableContainer sx={{ overflowX: 'auto' }}>
       <Table size="small" stickyHeader sx={rowStyles}>
@@ -141,11 +157,7 @@ export const MonitorTable = () => {
           ))}
         </TableBody>
       </Table>
-      {rows.length === 0 && (
-        <Typography sx={{ p: 2 }} color="text.secondary">
-          {translate('app.monitor.empty')}
-        </Typography>
-      )}
+      {empty}
     </TableContainer>
   );
 };

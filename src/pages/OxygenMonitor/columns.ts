@@ -44,3 +44,9 @@ export const MONITOR_COLUMNS: readonly MonitorColumn[] = [
   { key: 'Emergency' },
   { key: 'alarms' },
 ];
+
+/** A column's name as its header shows it, with its unit: "舱内氧浓度 (%)". */
+export const monitorColumnLabel = (translate: (key: string, options?: Record<string, unknown>) => string, column: MonitorColumn): string => {
+  const label = translate(`app.monitor.columns.${column.key}`);
+  return column.unit ? translate('app.monitor.withUnit', { label, unit: translate(`crud.units.${column.unit}`) }) : label;
+};

@@ -1,9 +1,11 @@
 import { useMemo, type ReactElement } from 'react';
 import { Alert, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
-import { Button, Form, HttpError, NumberInput, SaveButton, TextInput, useNotify, useTranslate, type RaRecord } from 'react-admin';
+import { Form, HttpError, NumberInput, SaveButton, TextInput, useNotify, useTranslate, type RaRecord } from 'react-admin';
 import { DEFAULT_SHELVE_MAX_MINUTES } from '../../domain/alarms/rules';
 import { namedField } from '../../providers/dataProvider';
 import { formValidator } from '../validation';
+import { CancelButton } from '../generate/CancelButton';
+import { usePhoneDialog } from '../generate/usePhone';
 import { alarmActionBodies, SHELVE_MINUTES_LIMIT, type AlarmAction, type AlarmActionBody } from './requests';
 
 /** The actions that ask for something first: a comment (optional), minutes and a reason, a reason. */
@@ -50,6 +52,7 @@ export const AlarmActionDialog = ({ action, icon, record, onClose, send }: Alarm
   const translate = useTranslate();
   const notify = useNotify();
   const titleId = `alarm-${action}-title`;
+  const { fullScreen, actionsSx } = usePhoneDialog();
   const validate = useMemo(() => validatorOf(action), [action]);
   const choice = (source: string) => translate(`resources.alarms.choices.${source}.${String(record[source])}`);
   const submit = async (values: Record<string, unknown>) => {
@@ -69,7 +72,7 @@ export const AlarmActionDialog = ({ action, icon, record, onClose, send }: Alarm
     <TextInput source={source} label={`crud.alarms.${source}`} helperText={helperText} multiline minRows={2} isRequired={required} fullWidth />
   );
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
+    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth fullScreen={fullScreen}>
       <Form record={action === 'shelve' ? { minutes: DEFAULT_SHELVE_MAX_MINUTES } : {}} onSubmit={submit} validate={validate} noValidate>
         <DialogTitle id={titleId}>{translate(`crud.alarms.${action}Title`, { id: record.id })}</DialogTitle>
         <DialogContent>
@@ -92,8 +95,8 @@ export const AlarmActionDialog = ({ action, icon, record, onClose, send }: Alarm
             </>
           )}
         </DialogContent>
-        <DialogActions>
-          <Button label="ra.action.cancel" onClick={onClose} />
+        <DialogActions sx={actionsSx}>
+          <CancelButton onClick={onClose} />
           <SaveButton label={`crud.alarms.${action}`} icon={icon} alwaysEnable />
         </DialogActions>
       </Form>

@@ -16,6 +16,7 @@ import {
   useResourceContext,
   useTranslate,
 } from 'react-admin';
+import { usePhone } from './usePhone';
 import { fieldEntries, idFields, serves, shows } from '../model';
 import { DEFAULT_PAGE } from '../query';
 import type { ResourceConfig } from '../types';
@@ -23,6 +24,7 @@ import { csvExporter } from './exporter';
 import { fieldElement } from './fields';
 import { filterElements } from './filters';
 import { useLabels } from './labels';
+import { PhoneCards } from './PhoneCards';
 import { RowAction } from './RowAction';
 import { StableDatagridBody } from './StableDatagridBody';
 
@@ -110,6 +112,8 @@ export const ResourceList = ({ config, rowActions, toolbarActions }: ResourceLis
   const ids = idFields(config);
   const columns = fieldEntries(config).filter(([, field]) => shows(field, 'list') || shows(field, 'show'));
   const hasRowActions = Boolean(rowActions) || serves(config, 'edit') || serves(config, 'delete');
+  const phone = usePhone();
+  const Actions = useMemo(() => (hasRowActions ? () => <RowActions config={config} extra={rowActions} label="" /> : undefined), [hasRowActions, config, rowActions]);
   return (
     <List
       filters={filters}
@@ -119,17 +123,22 @@ export const ResourceList = ({ config, rowActions, toolbarActions }: ResourceLis
       perPage={DEFAULT_PAGE.pageSize}
       exporter={exporter}
     >
-      <DatagridConfigurable
-        body={StableDatagridBody}
-        rowClick="show"
-        omit={columns.filter(([, field]) => !shows(field, 'list')).map(([source]) => source)}
-        // A resource with actions of its own (devices, accounts) deletes one named record at a time, from its row.
-        bulkActionButtons={serves(config, 'delete') && !rowActions ? undefined : false}
-        sx={hasRowActions ? { ...compactCells, ...stickyActions } : compactCells}
-      >
-        {columns.map(([source, field]) => fieldElement(config, source, field, labels, ids.includes(source) || shows(field, 'sort')))}
-        {hasRowActions && <RowActions config={config} extra={rowActions} label={translate('crud.list.actions')} />}
-      </DatagridConfigurable>
+      {phone ? (
+        // A phone has no room for columns: each record is a card of the list's fields.
+        <PhoneCards config={config} columns={columns.filter(([, field]) => shows(field, 'list'))} labels={labels} actions={Actions} />
+      ) : (
+        <DatagridConfigurable
+          body={StableDatagridBody}
+          rowClick="show"
+          omit={columns.filter(([, field]) => !shows(field, 'list')).map(([source]) => source)}
+          // A resource with actions of its own (devices, accounts) deletes one named record at a time, from its row.
+          bulkActionButtons={serves(config, 'delete') && !rowActions ? undefined : false}
+          sx={hasRowActions ? { ...compactCells, ...stickyActions } : compactCells}
+        >
+          {columns.map(([source, field]) => fieldElement(config, source, field, labels, ids.includes(source) || shows(field, 'sort')))}
+          {hasRowActions && <RowActions config={config} extra={rowActions} label={translate('crud.list.actions')} />}
+        </DatagridConfigurable>
+      )}
     </List>
   );
 };

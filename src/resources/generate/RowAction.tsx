@@ -2,6 +2,7 @@ import { IconButton, Tooltip } from '@mui/material';
 import type { MouseEvent, ReactElement } from 'react';
 import { useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { THUMB, usePhone } from './usePhone';
 
 interface RowActionProps {
   /** A catalogue key: the button's name for screen readers and tests, and its tooltip. */
@@ -20,12 +21,14 @@ interface RowActionProps {
 export const RowAction = ({ label, icon, onClick, to, disabled }: RowActionProps) => {
   const translate = useTranslate();
   const name = translate(label);
+  // On a phone a row action is tapped rather than clicked.
+  const sx = usePhone() ? THUMB : undefined;
   const button = to ? (
-    <IconButton aria-label={name} size="small" color="primary" component={Link} to={to} disabled={disabled} onClick={(event: MouseEvent<HTMLElement>) => event.stopPropagation()}>
+    <IconButton aria-label={name} size="small" color="primary" component={Link} to={to} disabled={disabled} sx={sx} onClick={(event: MouseEvent<HTMLElement>) => event.stopPropagation()}>
       {icon}
     </IconButton>
   ) : (
-    <IconButton aria-label={name} size="small" color="primary" onClick={onClick} disabled={disabled}>
+    <IconButton aria-label={name} size="small" color="primary" onClick={onClick} disabled={disabled} sx={sx}>
       {icon}
     </IconButton>
   );

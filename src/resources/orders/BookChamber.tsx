@@ -19,6 +19,8 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { namedField, type ConsoleDataProvider } from '../../providers/dataProvider';
+import { CancelButton } from '../generate/CancelButton';
+import { usePhoneDialog } from '../generate/usePhone';
 import type { BookingBody } from './requests';
 
 const FIELDS = ['Id', 'SetT', 'OpenId', 'OC'] as const;
@@ -38,6 +40,7 @@ export const BookChamber = () => {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const { canAccess } = useCanAccess({ resource: 'orders', action: 'create' });
   const [open, setOpen] = useState(false);
+  const { fullScreen, actionsSx } = usePhoneDialog();
   if (!canAccess) return null;
 
   const save = async (values: Record<string, unknown>) => {
@@ -67,7 +70,7 @@ export const BookChamber = () => {
       <Button label="crud.orders.book" onClick={() => setOpen(true)}>
         <EventAvailableIcon />
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="book-chamber-title" maxWidth="sm" fullWidth>
+      <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="book-chamber-title" maxWidth="sm" fullWidth fullScreen={fullScreen}>
         <Form onSubmit={save} noValidate>
           <DialogTitle id="book-chamber-title">{translate('crud.orders.bookTitle')}</DialogTitle>
           <DialogContent>
@@ -78,8 +81,8 @@ export const BookChamber = () => {
             <TextInput source="OpenId" label="resources.orders.fields.OpenId" validate={required()} fullWidth />
             <TextInput source="OC" label="resources.orders.fields.OC" helperText="crud.orders.ocHint" fullWidth />
           </DialogContent>
-          <DialogActions>
-            <Button label="ra.action.cancel" onClick={() => setOpen(false)} />
+          <DialogActions sx={actionsSx}>
+            <CancelButton onClick={() => setOpen(false)} />
             <SaveButton label="crud.orders.book" />
           </DialogActions>
         </Form>

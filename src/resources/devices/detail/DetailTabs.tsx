@@ -20,7 +20,7 @@ export const DetailTabs = ({ Id }: { Id: string }) => {
   const tabs: DetailTab[] = mayReadAudit ? ['alarms', 'commands', 'orders', 'audit'] : ['alarms', 'commands', 'orders'];
   return (
     <Paper variant="outlined">
-      <Tabs value={tab} onChange={(_, next: DetailTab) => setTab(next)} aria-label={translate('app.detail.tabsLabel')}>
+      <Tabs value={tab} onChange={(_, next: DetailTab) => setTab(next)} aria-label={translate('app.detail.tabsLabel')} variant="scrollable" allowScrollButtonsMobile>
         {tabs.map((key) => (
           <Tab key={key} value={key} label={translate(`app.detail.tabs.${key}`)} id={`device-tab-${key}`} aria-controls={`device-tabpanel-${key}`} />
         ))}

@@ -13,9 +13,11 @@ const DetailContent = () => {
   const Id = String(record.Id);
   const reading = (record.Reading ?? undefined) as Telemetry | undefined;
   return (
-    <Box sx={{ display: 'grid', gap: 2, py: 1 }}>
+    // minmax(0, …): a grid column is otherwise as wide as its widest content (a table), which on a phone
+    // pushed cabin O2 off-screen; each part keeps to the window and scrolls its own table instead.
+    <Box sx={{ display: 'grid', gap: 2, py: 1, gridTemplateColumns: 'minmax(0, 1fr)' }}>
       <DetailHeader record={record} />
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '2fr 1fr' } }}>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' } }}>
         <LiveReadings reading={reading} inSession={Boolean(record.SessionOC)} />
         <SettingsInForce reading={reading} />
       </Box>
