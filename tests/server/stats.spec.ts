@@ -135,6 +135,16 @@ describe.each(STORE_KINDS)('the analysis aggregates (%s)', (kind) => {
     expect(filled(distributions.temperature)).toEqual([[0, 1], [4, 1]]);
   });
 
+  it('counts a session without an end only while its chamber still runs it', async () => {
+    const hoursOf = async () => Object.fromEntries((await overview('admin')).utilisationByChamber.map((row) => [row.id, row.hours]));
+    expect((await hoursOf())['OC-C1']).toBe(2);
+    // Its end was lost: the chamber no longer names the order, so the session is not busy time for ever.
+    await store.context({}, () => NOW).db.updateTable('devices').set({ order_num: null }).where('id', '=', 'OC-C1').execute();
+    expect(await hoursOf()).toEqual({ 'OC-A1': 3, 'OC-A2': 0, 'OC-B1': 1, 'OC-B2': 0, 'OC-C1': 0, 'OC-C2': 0 });
+    const bySite = Object.fromEntries((await pivot('admin', 'measure=sessionHours&by=site')).map((row) => [row.label, row.value]));
+    expect(bySite['Lab 100%']).toBe(0);
+  });
+
   it('pivots a measure by site, chamber, type, day and month', async () => {
     const values = (rows: PivotAnswer['rows']) => Object.fromEntries(rows.map((row) => [row.label, row.value]));
     expect(values(await pivot('admin', 'measure=sessions&by=site'))).toEqual({ 'Hall A': 2, 'hall a annex': 0, 'Hall B': 0, Lab_1: 0, 'Lab 100%': 1, 'Lab X1': 0 });
