@@ -15,7 +15,8 @@ import type { DB } from './schema';
  * type's rated maximum; 0019 chains the audit entries (server/audit/chain.ts); 0020 keeps removed devices
  * with history; 0021 replaces the sign-in failures by attempts counted per (address, account) pair; 0022 the
  * settings requests of parameter approval; 0023 the user settings: where sessions started, basic
- * information and operators' certificates; 0025 the notification channels, subscriptions, quiet hours,
+ * information and operators' certificates; 0024 the analysis' covering indexes (docs/analysis.md,
+ * "Speed"); 0025 the notification channels, subscriptions, quiet hours,
  * outbox and escalations (docs/notifications.md); 0026 the template forms' submissions.
  */
 
@@ -623,6 +624,22 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.alterTable('sessions').dropColumn('address').execute();
       },
     },
+    '0024_stats_indexes': {
+      async up(db: Kysely<unknown>) {
+        // The analysis aggregates over a range (server/stats/, docs/analysis.md "Speed"): each grouped read finds
+        // every column it needs in one index ordered by its time column, so a year of a fleet is one range
+        // scan of the index instead of a table lookup per row.
+        await db.schema.createIndex('orders_used_at_sessions').on('orders').columns(['used_at', 'device_id', 'finished_at', 'order_num']).execute();
+        await db.schema.createIndex('orders_set_t_states').on('orders').columns(['set_t', 'is_used', 'is_pass', 'cancelled_at', 'device_id']).execute();
+        await db.schema.createIndex('device_commands_issued_at_outcome').on('device_commands').columns(['issued_at', 'type', 'status', 'device_id']).execute();
+        await db.schema.createIndex('alarms_raised_at_outcome').on('alarms').columns(['raised_at', 'kind', 'priority', 'acked_at', 'device_id']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const index of ['alarms_raised_at_outcome', 'device_commands_issued_at_outcome', 'orders_set_t_states', 'orders_used_at_sessions']) {
+          await db.schema.dropIndex(index).execute();
+        }
+      },
+    },
     '0025_notifications': {
       async up(db: Kysely<unknown>) {
         // docs/notifications.md. A channel's secrets live in *_value; `url` and `secret` hold only their masks.
@@ -707,22 +724,6 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropTable('channel_forms').execute();
-      },
-    },
-    '0024_stats_indexes': {
-      async up(db: Kysely<unknown>) {
-        // The analysis aggregates over a range (server/stats/, docs/analysis.md "Speed"): each grouped read finds
-        // every column it needs in one index ordered by its time column, so a year of a fleet is one range
-        // scan of the index instead of a table lookup per row.
-        await db.schema.createIndex('orders_used_at_sessions').on('orders').columns(['used_at', 'device_id', 'finished_at', 'order_num']).execute();
-        await db.schema.createIndex('orders_set_t_states').on('orders').columns(['set_t', 'is_used', 'is_pass', 'cancelled_at', 'device_id']).execute();
-        await db.schema.createIndex('device_commands_issued_at_outcome').on('device_commands').columns(['issued_at', 'type', 'status', 'device_id']).execute();
-        await db.schema.createIndex('alarms_raised_at_outcome').on('alarms').columns(['raised_at', 'kind', 'priority', 'acked_at', 'device_id']).execute();
-      },
-      async down(db: Kysely<unknown>) {
-        for (const index of ['alarms_raised_at_outcome', 'device_commands_issued_at_outcome', 'orders_set_t_states', 'orders_used_at_sessions']) {
-          await db.schema.dropIndex(index).execute();
-        }
       },
     },
   };
