@@ -13,18 +13,24 @@ describe("the console menu's entries for resources declared by configuration", (
 
   it('lists a new resource with no old console path, in menu order, for every role its policy row lets read it', () => {
     for (const role of ['admin', 'user', 'lowUser', 'client'] as const) {
-      // The device types are in the menu of the admin, who edits them, only; the alarms and their rules in everyone's.
-      const expected = role === 'admin' ? ['alarms', 'sites', 'alarm-rules', 'device-types', 'audit-log'] : ['alarms', 'sites', 'alarm-rules', 'audit-log'];
+      // The device types and the notification channels are in the menu of the admin, who edits them, only; the
+      // settings requests in the administrators'; the alarms and their rules in everyone's.
+      const expected = {
+        admin: ['alarms', 'sites', 'alarm-rules', 'setting-requests', 'device-types', 'notification-channels', 'audit-log'],
+        user: ['alarms', 'sites', 'alarm-rules', 'setting-requests', 'audit-log'],
+        lowUser: ['alarms', 'sites', 'alarm-rules', 'setting-requests', 'audit-log'],
+        client: ['alarms', 'sites', 'alarm-rules', 'audit-log'],
+      }[role];
       expect(names(configuredResourcesFor(role, [...RESOURCES, sites], policyWithSites))).toEqual(expected);
     }
   });
 
-  it('does not list the resources the old console paths already show: only the alarms, their rules, the device types and the audit log have none', () => {
-    expect(names(configuredResourcesFor('admin', RESOURCES, canAccess))).toEqual(['alarms', 'alarm-rules', 'device-types', 'audit-log']);
+  it('does not list the resources the old console paths already show: only the alarms, their rules, the settings requests, the device types, the notification channels and the audit log have none', () => {
+    expect(names(configuredResourcesFor('admin', RESOURCES, canAccess))).toEqual(['alarms', 'alarm-rules', 'setting-requests', 'device-types', 'notification-channels', 'audit-log']);
     expect(names(configuredResourcesFor('client', RESOURCES, canAccess))).toEqual(['alarms', 'alarm-rules', 'audit-log']);
   });
 
   it('hides a resource until the policy has a row for it', () => {
-    expect(names(configuredResourcesFor('admin', [...RESOURCES, sites], canAccess))).toEqual(['alarms', 'alarm-rules', 'device-types', 'audit-log']);
+    expect(names(configuredResourcesFor('admin', [...RESOURCES, sites], canAccess))).toEqual(['alarms', 'alarm-rules', 'setting-requests', 'device-types', 'notification-channels', 'audit-log']);
   });
 });

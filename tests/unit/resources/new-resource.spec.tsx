@@ -28,6 +28,9 @@ afterAll(() => server.close());
 const open = (path: string, options: Parameters<typeof renderConsole>[1] = {}) =>
   renderConsole(path, { resources: [...RESOURCES, sites], policy: policyWithSites, ...options });
 
+/** The derived writes of a resource of today's that has no shipped names for them. */
+const CHANNEL_WRITES = ['notification-channels.create', 'notification-channels.edit', 'notification-channels.delete'];
+
 describe('a resource added by configuration only', () => {
   it('has labels in both languages', () => {
     const { 'zh-CN': zh, 'en-US': en } = resourceCatalogues([sitesConfig]);
@@ -38,14 +41,15 @@ describe('a resource added by configuration only', () => {
   it('has its writes labelled in the audit log, in both languages, from its own name', () => {
     const audit = withWrittenActions(auditLogConfig, [...RESOURCE_CONFIGS, sitesConfig], { ...POLICY, sites: { list: ['admin'], create: ['admin'], edit: ['admin'], delete: ['admin'] } });
     const choices = (source: string) => (audit.fields[source] as { choices: readonly unknown[] }).choices;
-    expect(choices('action')).toEqual([...AUDIT_ACTIONS, 'sites.create', 'sites.edit', 'sites.delete']);
-    expect(choices('targetType')).toEqual([...AUDIT_TARGET_TYPES, 'sites']);
+    expect(choices('action')).toEqual([...AUDIT_ACTIONS, ...CHANNEL_WRITES, 'sites.create', 'sites.edit', 'sites.delete']);
+    expect(choices('targetType')).toEqual([...AUDIT_TARGET_TYPES, 'notification-channels', 'sites']);
     expect(audit.labels['zh-CN'].choices.action).toMatchObject({ 'sites.create': '新建站点', 'sites.edit': '编辑站点', 'sites.delete': '删除站点', 'auth.signIn': '登录' });
     expect(audit.labels['en-US'].choices.action).toMatchObject({ 'sites.create': 'Site created', 'sites.edit': 'Site edited', 'sites.delete': 'Site deleted' });
     expect(audit.labels['zh-CN'].choices.targetType?.sites).toBe('站点');
     expect(audit.labels['en-US'].choices.targetType?.sites).toBe('Site');
-    // The resources of today write under their shipped names (a device type's edit is deviceType.update): nothing is added.
-    expect((AUDIT_LOG_CONFIG.fields.action as { choices: readonly unknown[] }).choices).toEqual(AUDIT_ACTIONS);
+    // The resources of today write under their shipped names (a device type's edit is deviceType.update), but
+    // for the notification channels, whose writes are derived and named after the resource.
+    expect((AUDIT_LOG_CONFIG.fields.action as { choices: readonly unknown[] }).choices).toEqual([...AUDIT_ACTIONS, ...CHANNEL_WRITES]);
   });
 
   it('gets a menu entry and a list of mock data with filter, sort and paging, in Chinese', async () => {
