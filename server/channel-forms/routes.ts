@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
-import { CHANNEL_FORM_ANSWER, CHANNEL_FORM_RESOURCE, CHANNEL_FORM_SUBMIT_PATH, channelFormProblems, channelFormSchemaFor, type ChannelFormBody } from '../../src/domain/channelForm';
+import { CHANNEL_FORM_ANSWER, CHANNEL_FORM_RESOURCE, CHANNEL_FORM_SUBMIT_PATH, channelFormFieldsSchema, channelFormProblems, channelFormSchemaFor, type ChannelFormBody } from '../../src/domain/channelForm';
 import { actorOf } from '../audit/actor';
 import { recordAudit } from '../audit/trail';
 import { requireAccess, signedIn } from '../auth/guard';
@@ -24,8 +23,8 @@ export const channelFormRoutes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.post(
     CHANNEL_FORM_SUBMIT_PATH,
-    // Any JSON here (the NUL check still applies); the rules and their messages are the shared schema's.
-    { schema: { body: z.unknown() }, onRequest: requireAccess({ resource: CHANNEL_FORM_RESOURCE, action: 'create' }) },
+    // Only the forms' fields here (an unknown one is refused as on every call); the rules and their messages are the form's schema's.
+    { schema: { body: channelFormFieldsSchema }, onRequest: requireAccess({ resource: CHANNEL_FORM_RESOURCE, action: 'create' }) },
     async (request) => {
       const body = checked(request.body);
       const activityName = body.form === 'step' ? body.activityName : null;

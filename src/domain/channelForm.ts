@@ -110,6 +110,15 @@ export const groupFormSchema = groupFields.refine(
 );
 
 /** `POST {API_PREFIX}/api/channel-form/submit` takes either form, told apart by `form`: the schema of the one `body` names. */
+/**
+ * What a submit may carry at all: the fields of either form and nothing else. The server checks a body
+ * against it first, so a field of neither form is refused like on every other call; the forms' rules and
+ * their own messages come after, from the form's schema.
+ */
+export const channelFormFieldsSchema = z.strictObject(
+  Object.fromEntries([...new Set([...Object.keys(stepBasicSchema.shape), ...Object.keys(stepChannelSchema.shape), ...Object.keys(groupFields.shape), 'form'])].map((key) => [key, z.unknown().optional()])),
+);
+
 export const channelFormSchemaFor = (body: unknown) =>
   typeof body === 'object' && body !== null && (body as { form?: unknown }).form === 'group' ? groupFormSchema : stepFormSchema;
 export type StepFormBody = z.output<typeof stepFormSchema>;

@@ -150,6 +150,8 @@ const maxLengthOf = (schema: Schema): number | undefined => {
 const accepts = (schema: Schema, value: unknown): boolean => schema.safeParse(value).success;
 
 const GENERIC_CANDIDATES: readonly unknown[] = [
+  // A sha256 in hex: the settings' hash a signature of parameter approval signs.
+  'a'.repeat(64),
   'OC-A1', 'first', 'Strong2026x', 'Id', 'Time', 'at', 'id', 'ASC', 'Work', 'Open', 1, 2, 3, 0, 10, T0, true, false, [], ['OC-A1'], [1], {}, 'x',
   // A history range (its `to` must follow its `from`, so no single candidate fills both).
   { from: T0, to: T0 + 1 },

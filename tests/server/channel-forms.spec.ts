@@ -71,7 +71,7 @@ describe.each(STORE_KINDS)('the template forms submit (%s)', (kind) => {
   });
 
   it('refuses a field neither form has, and a second activity of the same name', async () => {
-    expect(envelope(await submit({ ...VALID_GROUP, bitrate: 1 }, fleet.tokens.admin, 'en-US')).msg).toBe('Not a field of this form (bitrate)');
+    expect(envelope(await submit({ ...VALID_GROUP, bitrate: 1 }, fleet.tokens.admin, 'en-US')).msg).toBe('unknown field: bitrate');
     expect((await submit(VALID_STEP, fleet.tokens.first)).statusCode).toBe(200);
     const again = await submit(VALID_STEP, fleet.tokens.second, 'en-US');
     expect(again.statusCode).toBe(400);
