@@ -12,7 +12,7 @@ const e2e = serverAndBrowserForThisFile();
 /** The old console's defaults, as the copied JSON must carry them. */
 const DEFAULTS = {
   theme: 'light', colorWeak: false, navbar: true, menu: true, topMenu: false, hideMenu: false, menuCollapse: false, footer: true,
-  themeColor: '#165DFF', menuWidth: 220, globalSettings: false, device: 'desktop', tabBar: false, menuFromServer: false, serverMenu: [],
+  themeColor: '#165DFF', menuWidth: 220, globalSettings: false, device: 'desktop', tabBar: false, menuFromServer: false, serverMenu: [], templatePages: false,
 };
 
 const SWITCHES = ['navbar', 'menu', 'topMenu', 'menuCollapse', 'footer', 'tabBar', 'menuFromServer', 'colorWeak', 'theme'] as const;

@@ -10,12 +10,17 @@ const ACCOUNTS = [
   { account: 'client', password: 'Client2026', role: '普通用户' },
 ] as const;
 
-/** What each role's menu must hold (docs/product.md): user manager closed to client, device types and the 403 page admin only; alarms and their rules for every role. */
-const COMMON = ['工作台', '实时监控', '氧舱监控', '设备状态', '读数历史', '设备管理', '订单管理', '订单列表', '报警', '报警规则', '用户信息', '用户设置', '审计日志', '404', '500'];
+/**
+ * What each role's menu must hold (docs/product.md): user manager, the settings requests and their basic profile
+ * closed to client, device types, notification channels and the 403 page admin only; alarms, their rules and
+ * the analysis pages for every role; the template forms off.
+ */
+const COMMON = ['工作台', '实时监控', '分析页', '多维数据分析', '氧舱监控', '设备状态', '读数历史', '设备管理', '订单管理', '订单列表', '报警', '报警规则', '用户信息', '用户设置', '审计日志', '404', '500'];
+const ADMINISTRATORS = [...COMMON, '用户管理', '参数审批', '参数审批详情'];
 const MENU: Record<(typeof ACCOUNTS)[number]['account'], string[]> = {
-  admin: [...COMMON, '用户管理', '设备类型', '403'],
-  first: [...COMMON, '用户管理'],
-  second: [...COMMON, '用户管理'],
+  admin: [...ADMINISTRATORS, '设备类型', '通知渠道', '403'],
+  first: ADMINISTRATORS,
+  second: ADMINISTRATORS,
   client: COMMON,
 };
 
