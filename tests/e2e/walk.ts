@@ -28,6 +28,8 @@ export const goWithin = async (page: Page, path: string) => {
 
 /** Every console route `role` may open: its routes in the route table and every entry of its menu. */
 export const routesOf = async (page: Page, role: Role): Promise<string[]> => {
+  // The resources' own entries join the menu after its routes; the audit log, every role's, comes last of them.
+  await page.locator('[data-testid="console-menu"] a[href="/audit-log"]').waitFor();
   const menu = await page
     .locator('[data-testid="console-menu"] a[href^="/"]:not([target="_blank"])')
     .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
