@@ -1,7 +1,6 @@
 import { Alert, Box, Chip, Paper, Stack, Step, StepLabel, Stepper, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import PrintIcon from '@mui/icons-material/Print';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { Button, Loading, useDataProvider, useGetIdentity, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { canAccess } from '../../domain/policy';
@@ -12,18 +11,11 @@ import type { Settings } from '../devices/requests';
 import { SignDialog } from './SignDialog';
 import type { SettingRequestRecord } from './requests';
 import type { Role } from '../../domain/roles';
+import { PrintSection } from '../PrintSection';
 
 const LABELS = 'resources.setting-requests';
 const READINGS = 'resources.state-records';
 
-const Section = ({ title, children }: { title: string; children: ReactNode }) => (
-  <Paper variant="outlined" component="section" sx={{ p: 2, breakInside: 'avoid' }}>
-    <Typography variant="subtitle1" component="h2" sx={{ mb: 1 }}>
-      {title}
-    </Typography>
-    {children}
-  </Paper>
-);
 
 /** Which of the three steps is current: approval while waiting, finish once decided (done once the command is final or none is due). */
 const activeStep = (request: SettingRequestRecord): number => {
@@ -77,9 +69,9 @@ export const ApprovalProfile = ({ id }: { id?: number }) => {
           </Button>
         </Stack>
       </Stack>
-      <Section title={translate('app.approval.device')}>
+      <PrintSection heading="subtitle1" title={translate('app.approval.device')}>
         <Link to={`/devices/${encodeURIComponent(request.deviceId)}/show`}>{request.deviceId}</Link>
-      </Section>
+      </PrintSection>
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stepper activeStep={activeStep(request)} alternativeLabel>
           <Step>
@@ -101,7 +93,7 @@ export const ApprovalProfile = ({ id }: { id?: number }) => {
           </Step>
         </Stepper>
       </Paper>
-      <Section title={translate('app.approval.settings')}>
+      <PrintSection heading="subtitle1" title={translate('app.approval.settings')}>
         <Table size="small" data-settings>
           <TableHead>
             <TableRow>
@@ -120,15 +112,15 @@ export const ApprovalProfile = ({ id }: { id?: number }) => {
             ))}
           </TableBody>
         </Table>
-      </Section>
-      <Section title={translate('app.approval.command')}>
+      </PrintSection>
+      <PrintSection heading="subtitle1" title={translate('app.approval.command')}>
         <Typography variant="body2" data-command-status={request.commandStatus ?? ''}>
           {request.commandStatus === null
             ? translate('app.approval.noCommand')
             : `${translate(`${LABELS}.choices.commandStatus.${request.commandStatus}`)}${request.commandError === null ? '' : `: ${request.commandError}`}`}
         </Typography>
-      </Section>
-      <Section title={translate('app.approval.signature')}>
+      </PrintSection>
+      <PrintSection heading="subtitle1" title={translate('app.approval.signature')}>
         {signature === null ? (
           <Typography variant="body2">{translate('app.approval.unsigned')}</Typography>
         ) : (
@@ -150,8 +142,8 @@ export const ApprovalProfile = ({ id }: { id?: number }) => {
             <Alert severity={signature.valid ? 'success' : 'error'}>{translate(signature.valid ? 'app.approval.valid' : 'app.approval.invalid')}</Alert>
           </Stack>
         )}
-      </Section>
-      <Section title={translate('app.approval.log')}>
+      </PrintSection>
+      <PrintSection heading="subtitle1" title={translate('app.approval.log')}>
         <Table size="small" data-operation-log>
           <TableHead>
             <TableRow>
@@ -170,7 +162,7 @@ export const ApprovalProfile = ({ id }: { id?: number }) => {
             ))}
           </TableBody>
         </Table>
-      </Section>
+      </PrintSection>
     </Stack>
   );
 };

@@ -1,4 +1,4 @@
-import { Alert, Box, Chip, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import PrintIcon from '@mui/icons-material/Print';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useQuery } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { alarmsCsv, readingsCsv } from './reportCsv';
 import { ReportCharts } from './ReportCharts';
 import { useTime } from './useTime';
 import { PRINT_STYLES } from '../../PrintStyles';
+import { PrintSection } from '../../PrintSection';
 
 const Fact = ({ label, value }: { label: string; value: string }) => (
   <Box>
@@ -23,14 +24,6 @@ const Fact = ({ label, value }: { label: string; value: string }) => (
   </Box>
 );
 
-const Section = ({ title, children }: { title: string; children: React.ReactNode }) => (
-  <Paper variant="outlined" component="section" sx={{ p: 2, breakInside: 'avoid' }}>
-    <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-      {title}
-    </Typography>
-    {children}
-  </Paper>
-);
 
 /** What the report says about the order: who booked which chamber when, and where the booking is in its life. */
 const ReportHeader = ({ report }: { report: SessionReport }) => {
@@ -40,7 +33,7 @@ const ReportHeader = ({ report }: { report: SessionReport }) => {
   const state = orderStateOf(order);
   const field = (name: string) => translate(`resources.orders.fields.${name}`);
   return (
-    <Section title={translate('crud.orders.reportTitle', { order: order.OrderNum })}>
+    <PrintSection title={translate('crud.orders.reportTitle', { order: order.OrderNum })}>
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 3, alignItems: 'center' }}>
         <Chip label={translate(`crud.orders.states.${state}`)} color={state === 'running' ? 'primary' : 'default'} data-testid="order-state" />
         <Fact label={translate('crud.orders.device')} value={`${device.Id} ${device.name} · ${device.Location}`} />
@@ -58,7 +51,7 @@ const ReportHeader = ({ report }: { report: SessionReport }) => {
         />
         {order.CancelTime !== null && <Fact label={field('CancelTime')} value={time(order.CancelTime)} />}
       </Stack>
-    </Section>
+    </PrintSection>
   );
 };
 
@@ -174,21 +167,21 @@ export const OrderReport = () => {
         <Alert severity="info">{translate('crud.orders.noSession')}</Alert>
       ) : (
         <>
-          <Section title={translate('crud.orders.alarms', { count: report.alarms.length })}>
+          <PrintSection title={translate('crud.orders.alarms', { count: report.alarms.length })}>
             <AlarmsRaised alarms={report.alarms} />
-          </Section>
-          <Section title={`${translate('crud.orders.session')} · ${translate('crud.orders.readingsCount', { count: report.readings.length })}`}>
+          </PrintSection>
+          <PrintSection title={`${translate('crud.orders.session')} · ${translate('crud.orders.readingsCount', { count: report.readings.length })}`}>
             {report.truncated && <Alert severity="warning">{translate('crud.orders.truncated', { count: REPORT_MAX_READINGS })}</Alert>}
             {report.readings.length === 0 ? <Typography variant="body2">{translate('crud.orders.noReadings')}</Typography> : <ReportCharts readings={report.readings} />}
-          </Section>
+          </PrintSection>
           {report.settings !== null && (
-            <Section title={translate('crud.orders.settings')}>
+            <PrintSection title={translate('crud.orders.settings')}>
               <SettingsInForce settings={report.settings} />
-            </Section>
+            </PrintSection>
           )}
-          <Section title={translate('crud.orders.commands')}>
+          <PrintSection title={translate('crud.orders.commands')}>
             <CommandsSent commands={report.commands} />
-          </Section>
+          </PrintSection>
         </>
       )}
     </Stack>
