@@ -17,7 +17,7 @@ import { fleetSummaryHandlers } from './fleetSummary';
 import { historyHandlers } from './history';
 import { issueCommandHandlers } from './issueCommands';
 import { liveHandlers } from './live';
-import { messageHandlers } from './messages';
+import { messageHandlers, mockBoxes } from './messages';
 import { orderHandlers, settleSeededOrders } from './orders';
 import { restResourceHandlers } from './rest';
 import { oldCallHandlers } from './oldCalls';
@@ -87,6 +87,8 @@ export const handlers = (
   const commands = commandLog(state.commands, chambers);
   // Every answer keeps to the signed-in account's scope, by the same model as the server (./scope.ts).
   const scope = mockScope(tables, credentials);
+  // The message boxes: the box's calls read them, the certificates' calls post and settle their todos.
+  const boxes = mockBoxes({ seededAt: state.seededAt, devices: tableOf(devicesConfig), boxes: state.messages });
   const all: RequestHandler[] = [];
   /** A call answered by the handlers above, as the console would make it (the live stream asks the device list who sees what). */
   const answer = (request: Request) => getResponse(all, request);
@@ -119,10 +121,10 @@ export const handlers = (
     ...deviceCommandHandlers(restBase, commands, canAccess, scope),
     ...deviceRegistryHandlers(restBase, tables, canAccess),
     ...historyHandlers(restBase, tables, canAccess, scope),
-    ...messageHandlers(upstreamBase, canAccess, { seededAt: state.seededAt, devices: tableOf(devicesConfig), boxes: state.messages }),
+    ...messageHandlers(upstreamBase, canAccess, boxes),
     ...fleetSummaryHandlers(restBase, tables, canAccess, scope, () => mockNow(state)),
     ...channelFormHandlers(upstreamBase, canAccess),
-    ...userSettingHandlers(upstreamBase, canAccess, scope),
+    ...userSettingHandlers(upstreamBase, canAccess, scope, boxes),
     ...statsHandlers(upstreamBase, restBase, tables, canAccess, scope, commands, () => mockNow(state)),
     ...liveHandlers(restBase, { devices: () => tableOf(devicesConfig), commands, visibleTo: devicesVisibleTo, tickMs: liveTickMs }),
     ...aliasHandlers(upstreamBase, answer),

@@ -22,6 +22,8 @@ const MINUTE = 60_000;
 type Texts = Pick<Message, 'title' | 'subTitle' | 'content'>;
 export interface MockMessage extends Omit<Message, keyof Texts> {
   texts: Record<'zh-CN' | 'en-US', Texts>;
+  /** What a todo waits on (a certificate's: `certificate:<id>`), to be found by it; never answered. */
+  about?: string;
 }
 
 /** What the server would have made for a mock account: a few command outcomes and a device assignment, on the first devices. */
@@ -73,24 +75,52 @@ const unreadOf = (box: readonly MockMessage[]) => {
   return counts;
 };
 
+/** Every mock account's box, shared by the box's calls and the calls that make or settle its messages. */
+export interface MockBoxes {
+  boxOf: (account: string) => MockMessage[];
+  /** Posts an unread message to each of the accounts' boxes. */
+  post: (accounts: readonly string[], message: Omit<MockMessage, 'id' | 'status'>) => void;
+  /** Marks every message about `about` read, in every box: what it waited on was decided. */
+  resolve: (about: string) => void;
+  /** Removes every message about `about`, from every box: what it named was replaced. */
+  drop: (about: string) => void;
+}
+
 /**
- * `POST {base}/api/message/list` and `/api/message/read` (docs/messages.md) in the mocks: each signed-in mock
- * account has its own seeded box, listed newest first in the caller's language, and marks only its own
- * messages read. Bodies are checked with the server's schemas.
+ * The boxes of a mock server. Given boxes are each account's whole box (none: empty); otherwise each
+ * account's is seeded when first read.
  */
-export const messageHandlers = (
-  base: string,
-  check: AccessCheck,
-  seed: { seededAt: number; devices: readonly WireRecord[]; boxes?: Map<string, MockMessage[]> },
-) => {
-  // Given boxes are each account's whole box (none: empty); otherwise each account's is seeded when first read.
+export const mockBoxes = (seed: { seededAt: number; devices: readonly WireRecord[]; boxes?: Map<string, MockMessage[]> }): MockBoxes => {
   const boxes = seed.boxes ?? new Map<string, MockMessage[]>();
-  const boxOf = (request: Request): MockMessage[] => {
-    const account = mockAccountOf(request) ?? '';
+  const boxOf = (account: string): MockMessage[] => {
     const box = boxes.get(account) ?? (seed.boxes ? [] : seedBox(seed.seededAt, seed.devices.map((device) => String(device.Id))));
     boxes.set(account, box);
     return box;
   };
+  return {
+    boxOf,
+    post: (accounts, message) => {
+      for (const account of accounts) {
+        const box = boxOf(account);
+        box.push({ ...message, id: Math.max(0, ...box.map((each) => each.id)) + 1, status: MESSAGE_UNREAD });
+      }
+    },
+    resolve: (about) => {
+      for (const box of boxes.values()) for (const message of box) if (message.about === about) message.status = MESSAGE_READ;
+    },
+    drop: (about) => {
+      for (const [account, box] of boxes) boxes.set(account, box.filter((message) => message.about !== about));
+    },
+  };
+};
+
+/**
+ * `POST {base}/api/message/list` and `/api/message/read` (docs/messages.md) in the mocks: each signed-in mock
+ * account has its own box, listed newest first in the caller's language, and marks only its own messages
+ * read. Bodies are checked with the server's schemas.
+ */
+export const messageHandlers = (base: string, check: AccessCheck, boxes: MockBoxes) => {
+  const boxOf = (request: Request): MockMessage[] => boxes.boxOf(mockAccountOf(request) ?? '');
   return [
     http.post(`${base}${MESSAGE_CALLS.list}`, async ({ request }) => {
       const refused = upstreamRefusal(request, check, 'messages', 'list');
@@ -103,7 +133,7 @@ export const messageHandlers = (
       const found = box
         .filter((message) => (filter.type === undefined || message.type === filter.type) && (filter.status === undefined || message.status === filter.status))
         .sort((a, b) => b.time - a.time);
-      const list = found.slice((current - 1) * pageSize, current * pageSize).map(({ texts, ...message }): Message => ({ ...message, ...texts[language] }));
+      const list = found.slice((current - 1) * pageSize, current * pageSize).map(({ texts, about: _about, ...message }): Message => ({ ...message, ...texts[language] }));
       return ok<MessageListAnswer>({ list, total: found.length, unread: unreadOf(box) });
     }),
     http.post(`${base}${MESSAGE_CALLS.read}`, async ({ request }) => {

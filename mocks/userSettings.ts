@@ -1,5 +1,6 @@
 import { http } from 'msw';
 import { CODES } from '../src/domain/envelope';
+import { levelToRole } from '../src/domain/roles';
 import { isStrictlyBelow } from '../src/domain/scope/mayManage';
 import {
   basicInfoSchema,
@@ -19,16 +20,19 @@ import {
 import { badInputMessage, readJson, type AccessCheck } from './access';
 import { endSession, mockAccountOf, mockTokenOf, sessionEntries } from './auth';
 import { fail, ok } from './envelope';
+import type { MockBoxes, MockMessage } from './messages';
 import type { MockScope } from './scope';
 import { upstreamRefusal } from './upstream';
 
 /**
  * The user settings' calls (docs/user-settings.md) as the server answers them, over what this mock server
- * holds since it started: each account's basic information and certificates, and the sign-in sessions of
- * mocks/auth.ts. `/api/user/upload`, the old console's avatar upload, answers 'ok' as its mock did.
+ * holds since it started: each account's basic information and certificates (a waiting one a todo in its
+ * approvers' boxes, as the server makes it), and the sign-in sessions of mocks/auth.ts. `/api/user/upload`, the old console's avatar upload, answers 'ok' as its mock did.
  */
 
 interface MockCertificate {
+  /** Numbered across every account, as the server's rows are: what its approvers' todos are about. */
+  id: number;
   number: string;
   issuer: string;
   expiresOn: string;
@@ -39,6 +43,26 @@ interface MockCertificate {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** What a certificate's todos are about (MockMessage's `about`). */
+const aboutOf = (certificate: Pick<MockCertificate, 'id'>): string => `certificate:${String(certificate.id)}`;
+
+/** A waiting certificate's todo as the server renders it (server/messages/kinds.ts), in both languages. */
+const certificateTodo = (holder: string, { number, issuer, expiresOn, submittedAt, id }: MockCertificate): Omit<MockMessage, 'id' | 'status'> => ({
+  type: 'todo',
+  avatar: '',
+  time: submittedAt,
+  messageType: 'certificateAwaiting',
+  about: aboutOf({ id }),
+  texts: {
+    'zh-CN': { title: `待审核：${holder} 的操作员证书`, subTitle: holder, content: `证书编号 ${number}，发证机构 ${issuer}，有效期至 ${expiresOn}。通过或驳回后，此待办自动完成。` },
+    'en-US': {
+      title: `To approve: operator certificate of ${holder}`,
+      subTitle: holder,
+      content: `Certificate No. ${number}, issued by ${issuer}, valid through ${expiresOn}. Done by itself once it is passed or refused.`,
+    },
+  },
+});
 
 /** A session's name for revoking (16 hex digits, FNV-1a twice), never the token itself. */
 const sessionName = (token: string): string =>
@@ -77,7 +101,7 @@ const answerOf = (account: string, certificates: readonly MockCertificate[]): Ce
   };
 };
 
-export const userSettingHandlers = (base: string, check: AccessCheck, scope: MockScope) => {
+export const userSettingHandlers = (base: string, check: AccessCheck, scope: MockScope, boxes: MockBoxes) => {
   const profiles = new Map<string, BasicInfo>();
   /** Each account's certificates, newest first. */
   const certificates = new Map<string, MockCertificate[]>();
@@ -89,6 +113,13 @@ export const userSettingHandlers = (base: string, check: AccessCheck, scope: Moc
     return refused !== undefined || account === undefined ? { refused: refused ?? fail(CODES.notSignedIn, 'not logged in') } : { account };
   };
   const approver = (request: Request) => upstreamRefusal(request, check, 'certificates', 'approve');
+  /** Who may decide a certificate of `holder`: an account the policy lets approve that has the holder strictly below it. */
+  const approversOf = (holder: string): string[] => {
+    const hierarchy = scope.hierarchy();
+    return [...hierarchy.accounts.values()]
+      .filter((account) => check(levelToRole(account.level), { resource: 'certificates', action: 'approve' }) && isStrictlyBelow(hierarchy, account, holder))
+      .map((account) => account.id);
+  };
 
   return [
     http.post(url(USER_SETTING_CALLS.basicInfo), ({ request }) => {
@@ -113,9 +144,14 @@ export const userSettingHandlers = (base: string, check: AccessCheck, scope: Moc
       const parsed = certificateBodySchema.safeParse(await readJson(request));
       if (!parsed.success) return fail(CODES.badInput, badInputMessage(parsed.error));
       if (certificateExpired(parsed.data.expiresOn, Date.now())) return fail(CODES.badInput, 'the certificate has expired (expiresOn)');
-      const kept = (certificates.get(me.account) ?? []).filter((certificate) => certificate.status !== 'auditing');
-      const mine = [{ ...parsed.data, status: 'auditing' as const, submittedAt: Date.now(), decidedBy: null, decidedAt: null }, ...kept];
+      const previous = certificates.get(me.account) ?? [];
+      // A certificate still waiting is replaced, and its todos with it.
+      for (const replaced of previous.filter((certificate) => certificate.status === 'auditing')) boxes.drop(aboutOf(replaced));
+      const id = Math.max(0, ...[...certificates.values()].flat().map((certificate) => certificate.id)) + 1;
+      const submitted: MockCertificate = { id, ...parsed.data, status: 'auditing', submittedAt: Date.now(), decidedBy: null, decidedAt: null };
+      const mine = [submitted, ...previous.filter((certificate) => certificate.status !== 'auditing')];
       certificates.set(me.account, mine);
+      boxes.post(approversOf(me.account), certificateTodo(me.account, submitted));
       return ok(answerOf(me.account, mine));
     }),
     http.post(url(USER_SETTING_CALLS.pendingCertificates), ({ request }) => {
@@ -145,6 +181,7 @@ export const userSettingHandlers = (base: string, check: AccessCheck, scope: Moc
       if (waiting === undefined) return fail(CODES.badInput, `account ${account} has no certificate waiting for a decision (account)`);
       if (pass && certificateExpired(waiting.expiresOn, Date.now())) return fail(CODES.badInput, 'the certificate has expired (account)');
       Object.assign(waiting, { status: pass ? 'pass' : 'rejected', decidedBy: viewer.id, decidedAt: Date.now() });
+      boxes.resolve(aboutOf(waiting));
       return ok(null);
     }),
     http.post(url(USER_SETTING_CALLS.sessions), ({ request }) => {

@@ -35,6 +35,28 @@ export const findSubordinate = (db: Kysely<DB>, caller: Viewer, account: string)
   return (caller.level === 0 ? query : query.where('accounts.id', 'in', subtreeQuery(db, caller.id))).executeTakeFirst();
 };
 
+/** Every super administrator but `except` (an account's id): each may decide what any other account asks. */
+export const superAdministratorsBut = async (db: Kysely<DB>, except: number): Promise<number[]> =>
+  (await db.selectFrom('accounts').select('id').where('level', '=', 0).where('id', '!=', except).execute()).map((row) => row.id);
+
+/**
+ * The accounts above an account (its id), nearest first, following the upper-administrator links. Each is
+ * visited once, so even a corrupted tree with a cycle ends.
+ */
+export const accountsAbove = async (db: Kysely<DB>, id: number): Promise<{ id: number; level: number }[]> => {
+  const above: { id: number; level: number }[] = [];
+  const seen = new Set<number>([id]);
+  let upper = (await db.selectFrom('accounts').select('sub_id').where('id', '=', id).executeTakeFirst())?.sub_id ?? null;
+  while (upper !== null && !seen.has(upper)) {
+    seen.add(upper);
+    const row = await db.selectFrom('accounts').select(['id', 'level', 'sub_id']).where('id', '=', upper).executeTakeFirst();
+    if (row === undefined) break;
+    above.push({ id: row.id, level: row.level });
+    upper = row.sub_id;
+  }
+  return above;
+};
+
 /** The devices assigned to an account, sorted. */
 export const assignedDevices = async (db: Kysely<DB>, accountId: number): Promise<string[]> =>
   (

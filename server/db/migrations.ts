@@ -726,6 +726,18 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.dropTable('channel_forms').execute();
       },
     },
+    '0027_messages_certificate_id': {
+      async up(db: Kysely<unknown>) {
+        // The certificate an approver's todo is about (docs/user-settings.md): found by it when the certificate is
+        // decided (the todo done) or replaced by a new submission (the todo replaced).
+        await db.schema.alterTable('messages').addColumn('certificate_id', 'integer').execute();
+        await db.schema.createIndex('messages_certificate').on('messages').column('certificate_id').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('messages_certificate').execute();
+        await db.schema.alterTable('messages').dropColumn('certificate_id').execute();
+      },
+    },
   };
 };
 

@@ -232,6 +232,8 @@ interface MessagesTable {
   alarm_id: number | null;
   /** The settings request a parameter approval's message is about; null for the other kinds. */
   setting_request_id: Generated<number | null>;
+  /** The operator's certificate an approver's todo is about; null for the other kinds. */
+  certificate_id: Generated<number | null>;
 }
 
 /** The rollups' column prefix of each history reading (src/domain/history.ts). */

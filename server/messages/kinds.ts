@@ -13,7 +13,8 @@ import { translate } from '../http/messages';
  * kind and parameters and rendered when listed, so each reader gets their own language.
  *
  * A new kind is added here and to MessageKind in src/domain/messages.ts; the alarms' kinds are made by
- * ./alarms.ts, the parameter approval's by server/setting-requests/.
+ * ./alarms.ts, the parameter approval's by server/setting-requests/, the certificates' by server/userSettings/;
+ * a settings request's and a certificate's todos are resolved (or replaced) by ./todos.ts.
  */
 
 const FINAL_STATUSES = ['acked', 'refused', 'timeout'] as const satisfies readonly FinalCommandStatus[];
@@ -51,12 +52,19 @@ const PARAMS = {
   settingRequestAwaiting: z.strictObject({ request: z.number().int(), device: z.string(), by: z.string(), settings: z.string() }),
   /** The account's settings request was approved or rejected by `by`. */
   settingRequestDecided: z.strictObject({ request: z.number().int(), device: z.string(), by: z.string(), decision: z.enum(['approved', 'rejected']) }),
+  /** The operator certificate of `account` waits for the account's decision; read by the server once it is passed or refused. */
+  certificateAwaiting: z.strictObject({ account: z.string(), number: z.string(), issuer: z.string(), expiresOn: z.string() }),
 } satisfies Record<MessageKind, z.ZodType>;
 
 type ParamsOf<K extends MessageKind> = z.infer<(typeof PARAMS)[K]>;
 
-/** A message to make for `account` (its id); an alarm's names it as `alarm`, a settings request's as `settingRequest`, to be found by it. */
-export type MessageDraft = { [K in MessageKind]: { account: number; kind: K; params: ParamsOf<K>; alarm?: number; settingRequest?: number } }[MessageKind];
+/**
+ * A message to make for `account` (its id); an alarm's names it as `alarm`, a settings request's as
+ * `settingRequest`, a certificate's as `certificate`, to be found by it.
+ */
+export type MessageDraft = {
+  [K in MessageKind]: { account: number; kind: K; params: ParamsOf<K>; alarm?: number; settingRequest?: number; certificate?: number };
+}[MessageKind];
 
 export const MESSAGE_TYPE_OF: Record<MessageKind, MessageType> = {
   commandOutcome: 'message',
@@ -67,6 +75,7 @@ export const MESSAGE_TYPE_OF: Record<MessageKind, MessageType> = {
   alarmAwaitingAck: 'todo',
   settingRequestAwaiting: 'todo',
   settingRequestDecided: 'message',
+  certificateAwaiting: 'todo',
 };
 
 interface RenderedMessage {
@@ -138,6 +147,11 @@ const RENDER: { [K in MessageKind]: (language: Locale, params: ParamsOf<K>) => R
     title: translate(language, `box.settingRequestDecided.${params.decision}`, params),
     subTitle: params.device,
     content: translate(language, 'box.settingRequestDecided.content', params),
+  }),
+  certificateAwaiting: (language, params) => ({
+    title: translate(language, 'box.certificateAwaiting.title', params),
+    subTitle: params.account,
+    content: translate(language, 'box.certificateAwaiting.content', params),
   }),
 };
 

@@ -25,6 +25,7 @@ export const postMessages = async (trx: Kysely<DB>, drafts: readonly MessageDraf
         read_at: null,
         alarm_id: draft.alarm ?? null,
         setting_request_id: draft.settingRequest ?? null,
+        certificate_id: draft.certificate ?? null,
       })),
     )
     .returning(['id', 'account_id', 'type'])

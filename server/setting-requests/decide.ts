@@ -11,10 +11,11 @@ import type { DB } from '../db/schema';
 import { changeSettings } from '../devices/commands';
 import { AppError, badInput, notFound } from '../http/envelope';
 import { announceMessages, postMessages } from '../messages/post';
+import { resolveTodos } from '../messages/todos';
 import type { Viewer } from '../scope/service';
 import type { Kysely } from 'kysely';
 import { readRequest, settingsHash } from './list';
-import { changeWaiting, resolveTodos, visibleRequest } from './service';
+import { changeWaiting, visibleRequest } from './service';
 
 /**
  * Deciding a settings request with an electronic signature (docs/approval.md, "Signatures"; 21 CFR 11.50 and
@@ -58,7 +59,7 @@ const recordDecision = async (
   at: number,
   cmdId: string | null,
 ): Promise<MessageNotice[]> => {
-  const resolved = await resolveTodos(trx, row.id, at);
+  const resolved = await resolveTodos(trx, 'settingRequest', row.id, at);
   const told = await postMessages(
     trx,
     [{ account: row.requested_by, kind: 'settingRequestDecided', params: { request: row.id, device: row.device_id, by: actor.account, decision }, settingRequest: row.id }],

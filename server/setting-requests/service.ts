@@ -4,13 +4,15 @@ import type { MessageNotice } from '../../src/domain/live';
 import type { AuditAction } from '../../src/domain/audit';
 import { hasSettings, settingsOf, type Settings } from '../../src/resources/devices/requests';
 import { canonicalSettings, type SettingRequestRecord } from '../../src/resources/setting-requests/requests';
+import { accountsAbove, superAdministratorsBut } from '../accounts/reach';
 import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB, DeviceRow } from '../db/schema';
 import { refuseAboveRating, typeRating } from '../device-types/rating';
 import { reportedSettings } from '../devices/commands';
 import { badInput, notFound } from '../http/envelope';
-import { announceMessages, noticeOf, postMessages } from '../messages/post';
+import { announceMessages, postMessages } from '../messages/post';
+import { resolveTodos } from '../messages/todos';
 import { deviceScope, type Viewer } from '../scope/service';
 import { readRequest, requestScope, settingsHash } from './list';
 
@@ -35,33 +37,13 @@ const checkSettings = async (trx: Kysely<DB>, ctx: RequestContext, type: number,
  * administrator above the requester that manages the device (the accounts its todo goes to).
  */
 const approversOf = async (db: Kysely<DB>, requester: number, deviceId: string): Promise<number[]> => {
-  const approvers = (await db.selectFrom('accounts').select('id').where('level', '=', 0).where('id', '!=', requester).execute()).map((row) => row.id);
-  const seen = new Set<number>([requester]);
-  let upper = (await db.selectFrom('accounts').select('sub_id').where('id', '=', requester).executeTakeFirst())?.sub_id ?? null;
-  while (upper !== null && !seen.has(upper)) {
-    seen.add(upper);
-    const row = await db.selectFrom('accounts').select(['id', 'level', 'sub_id']).where('id', '=', upper).executeTakeFirst();
-    if (row === undefined) break;
-    if (row.level === 1) {
-      const manages = await db.selectFrom('account_devices').select('device_id').where('account_id', '=', row.id).where('device_id', '=', deviceId).executeTakeFirst();
-      if (manages !== undefined) approvers.push(row.id);
-    }
-    upper = row.sub_id;
+  const approvers = await superAdministratorsBut(db, requester);
+  for (const upper of await accountsAbove(db, requester)) {
+    if (upper.level !== 1) continue;
+    const manages = await db.selectFrom('account_devices').select('device_id').where('account_id', '=', upper.id).where('device_id', '=', deviceId).executeTakeFirst();
+    if (manages !== undefined) approvers.push(upper.id);
   }
   return approvers;
-};
-
-/** Marks every open todo of a request read (it is decided or cancelled), in the caller's transaction. */
-export const resolveTodos = async (trx: Kysely<DB>, requestId: number, at: number): Promise<MessageNotice[]> => {
-  const rows = await trx
-    .updateTable('messages')
-    .set({ read_at: at })
-    .where('setting_request_id', '=', requestId)
-    .where('kind', '=', 'settingRequestAwaiting')
-    .where('read_at', 'is', null)
-    .returning(['id', 'account_id', 'type'])
-    .execute();
-  return rows.map(noticeOf);
 };
 
 /** For each setting asked for, the value the chamber last reported (null: never). */
@@ -169,7 +151,7 @@ export const cancelRequest = (ctx: RequestContext, viewer: Viewer, actor: AuditA
   ownChange(ctx, viewer, actor, id, async (trx) => {
     await visibleRequest(trx, viewer, id, viewer.id);
     const row = await changeWaiting(trx, id, { status: 'cancelled' });
-    return { action: 'settingRequest.cancel', deviceId: row.device_id, before: { status: 'waiting' }, after: { status: 'cancelled' }, notices: await resolveTodos(trx, id, ctx.now()) };
+    return { action: 'settingRequest.cancel', deviceId: row.device_id, before: { status: 'waiting' }, after: { status: 'cancelled' }, notices: await resolveTodos(trx, 'settingRequest', id, ctx.now()) };
   });
 
 /**

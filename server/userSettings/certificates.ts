@@ -16,13 +16,17 @@ import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
 import { badInput } from '../http/envelope';
+import { announceMessages } from '../messages/post';
+import { dropTodos, resolveTodos } from '../messages/todos';
 import { subtreeQuery } from '../scope/service';
+import { postCertificateTodos } from './certificateTodos';
 
 /**
  * Operators' certificates (docs/user-settings.md, "Certification"): an account submits its certificate
  * (number, issuer, expiry); it waits (auditing) until an administrator above it, one that may manage it
  * (src/domain/scope/mayManage.ts isStrictlyBelow, the server's findSubordinate), passes or refuses it.
- * Each submission is a row; a new one replaces a submission still waiting.
+ * Each submission is a row; a new one replaces a submission still waiting. A waiting certificate is a todo
+ * for each of its approvers (./certificateTodos.ts), done once it is decided, replaced with it.
  */
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -75,18 +79,23 @@ const audited = (row: { number: string; issuer: string; expires_on: string; stat
 export const submitCertificate = async (ctx: AppContext, me: Caller, actor: AuditActor, body: CertificateBody): Promise<CertificationAnswer> => {
   const now = ctx.now();
   if (certificateExpired(body.expiresOn, now)) throw badInput('certificate.expired', { field: 'expiresOn' });
-  await ctx.db.transaction().execute(async (trx) => {
+  const notices = await ctx.db.transaction().execute(async (trx) => {
     const waiting = await trx.selectFrom('certificates').selectAll().where('account_id', '=', me.id).where('status', '=', 'auditing').executeTakeFirst();
+    // The replaced certificate's todos go with it: the new one's take their place.
+    const dropped = waiting === undefined ? [] : await dropTodos(trx, 'certificate', waiting.id);
     if (waiting !== undefined) await trx.deleteFrom('certificates').where('id', '=', waiting.id).execute();
     const row = { account_id: me.id, number: body.number, issuer: body.issuer, expires_on: body.expiresOn, status: 'auditing', submitted_at: now };
-    await trx.insertInto('certificates').values(row).execute();
+    const { id } = await trx.insertInto('certificates').values(row).returning('id').executeTakeFirstOrThrow();
+    const posted = await postCertificateTodos(trx, me, { id: Number(id), ...body }, now);
     await recordAudit(
       trx,
       actor,
       { action: 'account.submitCertificate', targetType: 'account', targetId: me.account, before: waiting === undefined ? null : audited(waiting), after: audited(row) },
       now,
     );
+    return [...dropped, ...posted];
   });
+  announceMessages(ctx, notices);
   return certification(ctx, me);
 };
 
@@ -114,11 +123,12 @@ export const pendingCertificates = async (ctx: Pick<AppContext, 'db'>, caller: C
 /**
  * `/api/user/certification/decide`: passes or refuses the waiting certificate of an account strictly below
  * the caller (else 40400, as for an account that does not exist). 40000 naming `account` when it has none
- * waiting, or when passing one that expired meanwhile. The approver's name and the time are stored and audited.
+ * waiting, or when passing one that expired meanwhile. The approver's name and the time are stored and audited,
+ * and every approver's todo is done.
  */
 export const decideCertificate = async (ctx: AppContext, caller: Caller, actor: AuditActor, body: CertificateDecision): Promise<void> => {
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  const notices = await ctx.db.transaction().execute(async (trx) => {
     const target = await findSubordinate(trx, caller, body.account);
     if (target === undefined) throw accountNotFound();
     const waiting = await trx.selectFrom('certificates').selectAll().where('account_id', '=', target.id).where('status', '=', 'auditing').executeTakeFirst();
@@ -132,5 +142,7 @@ export const decideCertificate = async (ctx: AppContext, caller: Caller, actor: 
       { action: 'account.decideCertificate', targetType: 'account', targetId: target.account, before: audited(waiting), after: { ...audited(waiting), status } },
       now,
     );
+    return resolveTodos(trx, 'certificate', waiting.id, now);
   });
+  announceMessages(ctx, notices);
 };

@@ -26,7 +26,8 @@ export type MessageKind =
   | 'alarmEscalated'
   | 'alarmAwaitingAck'
   | 'settingRequestAwaiting'
-  | 'settingRequestDecided';
+  | 'settingRequestDecided'
+  | 'certificateAwaiting';
 
 export const MESSAGE_UNREAD = 0;
 export const MESSAGE_READ = 1;

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../server/accounts/service';
 import { LIVE_SETTINGS } from '../../server/live/hub';
 import { CODES } from '../../src/domain/envelope';
+import { MESSAGE_CALLS, MESSAGE_READ, MESSAGE_UNREAD, type MessageListAnswer } from '../../src/domain/messages';
 import { USER_SETTING_CALLS as CALLS } from '../../src/domain/userSettings';
 import { call, DEMO, envelope, login, type LoginData } from './http';
 import { connect, type Received } from './live-client';
@@ -13,7 +14,8 @@ import { STORE_KINDS, useStore } from './stores';
 /**
  * The user settings (docs/user-settings.md) on both stores, over the test fleet admin → first → second →
  * client, plus other (level 1, under admin) outside first's branch: basic information, open sessions and
- * operators' certificates, each with its validation messages, rights, scope and audit entries.
+ * operators' certificates, each with its validation messages, rights, scope and audit entries, and a waiting
+ * certificate's todos in its approvers' message boxes.
  */
 
 const EN = 'en-US';
@@ -202,6 +204,46 @@ describe.each(STORE_KINDS)('user settings (%s)', (kind) => {
       expect((await as('first', CALLS.decideCertificate, { account: 'second', pass: false })).code).toBe(CODES.ok);
       expect((await as('second', CALLS.certification)).data).toMatchObject({ enterpriseInfo: { status: 2, approver: 'first' } });
       expect((await audit('account.submitCertificate'))[1]).toMatchObject({ before: { number: CERT.number, status: 'auditing' }, after: { number: 'HBO-2026-0043' } });
+    });
+
+    const todos = async (who: keyof typeof tokens, lang = EN) => {
+      const { list } = (await as(who, MESSAGE_CALLS.list, { filter: { type: 'todo' } }, lang)).data as MessageListAnswer;
+      return list.filter((message) => message.messageType === 'certificateAwaiting').map(({ title, subTitle, content, status }) => ({ title, subTitle, content, status }));
+    };
+    const awaiting = (account: string, number: string, status: number) => ({
+      title: `To approve: operator certificate of ${account}`,
+      subTitle: account,
+      content: `Certificate No. ${number}, issued by ${CERT.issuer}, valid through ${CERT.expiresOn}. Done by itself once it is passed or refused.`,
+      status,
+    });
+
+    it('waits as a todo of each administrator who may decide it, and of no one else, until it is passed', async () => {
+      await submit('client', CERT);
+      for (const who of ['second', 'first', 'admin'] as const) expect(await todos(who), who).toEqual([awaiting('client', CERT.number, MESSAGE_UNREAD)]);
+      expect(await todos('second', ZH)).toEqual([
+        {
+          title: '待审核：client 的操作员证书',
+          subTitle: 'client',
+          content: `证书编号 ${CERT.number}，发证机构 ${CERT.issuer}，有效期至 ${CERT.expiresOn}。通过或驳回后，此待办自动完成。`,
+          status: MESSAGE_UNREAD,
+        },
+      ]);
+      // Beside the holder's branch, and the holder itself: nothing.
+      for (const who of ['other', 'client'] as const) expect(await todos(who), who).toEqual([]);
+      expect((await as('second', CALLS.decideCertificate, { account: 'client', pass: true })).code).toBe(CODES.ok);
+      // Whoever decided, every approver's todo is done.
+      for (const who of ['second', 'first', 'admin'] as const) expect(await todos(who), who).toEqual([awaiting('client', CERT.number, MESSAGE_READ)]);
+    });
+
+    it('waits as a todo until it is refused; a new submission replaces the todo with its own', async () => {
+      await submit('second', CERT);
+      for (const who of ['first', 'admin'] as const) expect(await todos(who), who).toEqual([awaiting('second', CERT.number, MESSAGE_UNREAD)]);
+      // The level above only: the holder and those below it decide nothing of it.
+      for (const who of ['second', 'client', 'other'] as const) expect(await todos(who), who).toEqual([]);
+      await submit('second', { ...CERT, number: 'HBO-2026-0043' });
+      for (const who of ['first', 'admin'] as const) expect(await todos(who), who).toEqual([awaiting('second', 'HBO-2026-0043', MESSAGE_UNREAD)]);
+      expect((await as('admin', CALLS.decideCertificate, { account: 'second', pass: false })).code).toBe(CODES.ok);
+      for (const who of ['first', 'admin'] as const) expect(await todos(who), who).toEqual([awaiting('second', 'HBO-2026-0043', MESSAGE_READ)]);
     });
 
     it('refuses bad certificates naming the field', async () => {

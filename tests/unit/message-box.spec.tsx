@@ -149,6 +149,38 @@ describe('the message box', () => {
     await waitFor(() => expect(panel()).toBeNull(), wait);
   });
 
+  it("shows a waiting certificate as its approver's todo, leading to the certification tab, done once it is decided", async () => {
+    await openConsole();
+    const post = async (path: string, body: unknown, token = '') => {
+      const response = await fetch(`${upstreamBase}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+      return (await response.json()) as { code: number; data: { token: string } };
+    };
+    const client = (await post('/login', { Account: 'client', Code: 'Client2026' })).data.token;
+    const submitted = await post('/api/user/certification/submit', { number: 'HBO-2026-0042', issuer: '浙江省高压氧学会', expiresOn: '2099-06-30' }, client);
+    expect(submitted.code).toBe(20000);
+    live.send(`id: c.1\nevent: message\ndata: ${JSON.stringify({ account: 1, id: 5, type: 'todo' })}\n\n`);
+    await waitFor(() => expect(unreadOnBell()).toBe('3'), wait);
+
+    fireEvent.click(bell() as HTMLElement);
+    fireEvent.click(within(panel() as HTMLElement).getByRole('tab', { name: '待办（1）' }));
+    await waitFor(() => expect(items()).toHaveLength(1), wait);
+    const [todo] = items();
+    expect(todo?.textContent).toContain('待审核：client 的操作员证书');
+    expect(todo?.textContent).toContain('证书编号 HBO-2026-0042，发证机构 浙江省高压氧学会，有效期至 2099-06-30。');
+    expect(todo?.querySelector('[data-testid="CardMembershipIcon"]')).not.toBeNull();
+    expect(todo?.getAttribute('href')).toBe('/user/setting?tab=certification');
+
+    // Another approver decides it: the todo is done, and the stream says so.
+    const user = (await post('/login', { Account: 'user', Code: 'User2026' })).data.token;
+    expect((await post('/api/user/certification/decide', { account: 'client', pass: false }, user)).code).toBe(20000);
+    live.send(`id: c.2\nevent: message\ndata: ${JSON.stringify({ account: 1, id: 5, type: 'todo' })}\n\n`);
+    await waitFor(() => expect(unreadOnBell()).toBe('2'), wait);
+    await waitFor(() => expect(items()[0]?.getAttribute('data-message-status')).toBe('1'), wait);
+    fireEvent.click(items()[0] as HTMLElement);
+    await waitFor(() => expect(`${window.location.pathname}${window.location.search}`).toBe('/user/setting?tab=certification'), wait);
+    await waitFor(() => expect(panel()).toBeNull(), wait);
+  });
+
   it('loads the next page with "view more" until every message is shown', async () => {
     const many = Array.from({ length: 12 }, (_, index): Message => ({
       id: index + 1,

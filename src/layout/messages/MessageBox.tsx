@@ -5,7 +5,7 @@ import { useLogout, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { MESSAGE_TYPES, MESSAGE_UNREAD, type Message, type MessageType } from '../../domain/messages';
 import { useSettingsDrawerOpen } from '../settings/appSettings';
-import { MessageItem } from './MessageItem';
+import { MessageItem, useMessageLink } from './MessageItem';
 import { RoleSwitch } from './RoleSwitch';
 import { useMarkRead, useMessagePages, useUnreadCounts } from './useMessageBox';
 
@@ -14,9 +14,10 @@ const MessageTab = ({ type, open, onLeave }: { type: MessageType; open: boolean;
   const translate = useTranslate();
   const { messages, isPending, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useMessagePages(type, open);
   const markRead = useMarkRead();
+  const linkOf = useMessageLink();
   const read = (message: Message) => {
     if (message.status === MESSAGE_UNREAD) markRead.mutate({ ids: [message.id] });
-    if (message.alarm !== undefined) onLeave();
+    if (linkOf(message) !== undefined) onLeave();
   };
   const anyUnread = messages.some((message) => message.status === MESSAGE_UNREAD);
   return (

@@ -1,6 +1,7 @@
 import { Avatar, Badge, ListItemAvatar, ListItemButton, ListItemText } from '@mui/material';
 import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
 import AssignmentLateIcon from '@mui/icons-material/AssignmentLate';
+import CardMembershipIcon from '@mui/icons-material/CardMembership';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
@@ -21,6 +22,7 @@ const KIND_ICONS: Record<MessageKind, typeof KeyIcon> = {
   alarmAwaitingAck: AssignmentLateIcon,
   settingRequestAwaiting: FactCheckIcon,
   settingRequestDecided: HowToRegIcon,
+  certificateAwaiting: CardMembershipIcon,
 };
 
 /** The alarm kinds' icons stand out: red for a notice, amber for the acknowledgement still to give. */
@@ -29,19 +31,32 @@ const KIND_COLOURS: Partial<Record<MessageKind, string>> = {
   alarmEscalated: 'error.main',
   alarmAwaitingAck: 'warning.main',
   settingRequestAwaiting: 'warning.main',
+  certificateAwaiting: 'warning.main',
+};
+
+/** Where the certificates waiting for a decision are decided (docs/user-settings.md, "Certification"). */
+const CERTIFICATION_TAB = '/user/setting?tab=certification';
+
+/** Where a message leads, if anywhere: an alarm's to the alarm's page, a certificate's todo to the certification tab. */
+export const useMessageLink = (): ((message: Message) => string | undefined) => {
+  const createPath = useCreatePath();
+  return (message) => {
+    if (message.alarm !== undefined) return createPath({ resource: 'alarms', id: message.alarm.id, type: 'show' });
+    return message.messageType === 'certificateAwaiting' ? CERTIFICATION_TAB : undefined;
+  };
 };
 
 /**
  * One message in the box: its picture (or its kind's icon), title, subtitle, content and time; unread ones
- * marked. A message about an alarm is a link to the alarm's page.
+ * marked. A message about an alarm is a link to the alarm's page, a certificate's todo to the certification tab.
  */
 export const MessageItem = ({ message, onOpen }: { message: Message; onOpen: (message: Message) => void }) => {
   const translate = useTranslate();
-  const createPath = useCreatePath();
+  const to = useMessageLink()(message);
   const [locale] = useLocaleState();
   const unread = message.status === MESSAGE_UNREAD;
   const Icon = KIND_ICONS[message.messageType];
-  const link = message.alarm === undefined ? {} : { component: Link, to: createPath({ resource: 'alarms', id: message.alarm.id, type: 'show' }) };
+  const link = to === undefined ? {} : { component: Link, to };
   return (
     <ListItemButton
       alignItems="flex-start"
@@ -73,7 +88,7 @@ export const MessageItem = ({ message, onOpen }: { message: Message; onOpen: (me
           </>
         }
       />
-      {message.alarm === undefined ? null : <KeyboardArrowRightIcon color="action" sx={{ alignSelf: 'center' }} />}
+      {to === undefined ? null : <KeyboardArrowRightIcon color="action" sx={{ alignSelf: 'center' }} />}
     </ListItemButton>
   );
 };
