@@ -11,6 +11,7 @@ import { settleSeededOrders } from './orders';
 import { seededReading } from './readings';
 import { seedTables } from './seed';
 import type { MockState } from './state';
+import { noUserSettings } from './userSettings';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -104,5 +105,5 @@ export const demoState = (now: number, resources: readonly ResourceConfig[] = RE
   runSessions(devices, orders, now);
   bookAhead(orders, now);
   const { history, condition } = seededAlarms(devices, now);
-  return { tables, credentials: demoCredentials(), commands: noCommands(), alarms: { history, condition }, seededAt: now, frozen: false };
+  return { tables, credentials: demoCredentials(), commands: noCommands(), alarms: { history, condition }, userSettings: noUserSettings(), seededAt: now, frozen: false };
 };

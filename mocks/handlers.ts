@@ -27,7 +27,7 @@ import { mockScope } from './scope';
 import { MOCK_EPOCH, seedTables } from './seed';
 import { mockNow, type MockState } from './state';
 import { upstreamResourceHandlers } from './upstream';
-import { userSettingHandlers } from './userSettings';
+import { noUserSettings, userSettingHandlers } from './userSettings';
 
 export interface MockOptions {
   /** The resources to serve; the registry by default. */
@@ -56,7 +56,7 @@ export const generatedState = (resources: readonly ResourceConfig[] = RESOURCE_C
   settleSeededOrders(tables.get('orders') ?? []);
   // The seeded alarms' transitions and conditions, made again the way the alarms table was (mocks/seed.ts).
   const { history, condition } = seededAlarms(tables.get('devices') ?? [], MOCK_EPOCH);
-  return { tables, credentials: mockCredentials(), commands: noCommands(), alarms: { history, condition }, seededAt: MOCK_EPOCH, frozen: true };
+  return { tables, credentials: mockCredentials(), commands: noCommands(), alarms: { history, condition }, userSettings: noUserSettings(), seededAt: MOCK_EPOCH, frozen: true };
 };
 
 /**
@@ -124,7 +124,7 @@ export const handlers = (
     ...messageHandlers(upstreamBase, canAccess, boxes),
     ...fleetSummaryHandlers(restBase, tables, canAccess, scope, () => mockNow(state)),
     ...channelFormHandlers(upstreamBase, canAccess),
-    ...userSettingHandlers(upstreamBase, canAccess, scope, boxes),
+    ...userSettingHandlers(upstreamBase, canAccess, scope, boxes, state.userSettings),
     ...statsHandlers(upstreamBase, restBase, tables, canAccess, scope, commands, () => mockNow(state)),
     ...liveHandlers(restBase, { devices: () => tableOf(devicesConfig), commands, visibleTo: devicesVisibleTo, tickMs: liveTickMs }),
     ...aliasHandlers(upstreamBase, answer),

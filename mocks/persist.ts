@@ -7,8 +7,8 @@ export const MOCK_STORAGE_KEYS = { state: 'oxygen-mock:state', sessions: 'oxygen
 /** A page opened with `?mockReset` starts from freshly seeded data, signed out. */
 export const MOCK_RESET_PARAM = 'mockReset';
 
-/** Bumped when the kept shape changes: older data is seeded afresh rather than misread. */
-const VERSION = 1;
+/** Bumped when the kept shape changes: older data is seeded afresh rather than misread (2: the user settings). */
+const VERSION = 2;
 /** Data seeded longer ago than this is seeded again: the demo's data is dated from the day it was seeded. */
 const KEPT_MS = 24 * 3_600_000;
 
@@ -22,7 +22,7 @@ const read = (storage: Storage, key: string): unknown => {
 
 /**
  * The mocks' data as this browser left it (what the console changed in it: accounts, devices, bookings,
- * commands, alarms), and its sessions, so a reload goes on signed in; the demo's freshly seeded data when
+ * commands, alarms, each account's basic information and certificates), and its sessions, so a reload goes on signed in; the demo's freshly seeded data when
  * there is none, it is from another version or older than a day.
  */
 export const loadMockState = (storage: Storage, now: number): MockState => {

@@ -25,12 +25,12 @@ import type { MockScope } from './scope';
 import { upstreamRefusal } from './upstream';
 
 /**
- * The user settings' calls (docs/user-settings.md) as the server answers them, over what this mock server
- * holds since it started: each account's basic information and certificates (a waiting one a todo in its
+ * The user settings' calls (docs/user-settings.md) as the server answers them, over what the mocks' state
+ * holds: each account's basic information and certificates (a waiting one a todo in its
  * approvers' boxes, as the server makes it), and the sign-in sessions of mocks/auth.ts. `/api/user/upload`, the old console's avatar upload, answers 'ok' as its mock did.
  */
 
-interface MockCertificate {
+export interface MockCertificate {
   /** Numbered across every account, as the server's rows are: what its approvers' todos are about. */
   id: number;
   number: string;
@@ -101,10 +101,16 @@ const answerOf = (account: string, certificates: readonly MockCertificate[]): Ce
   };
 };
 
-export const userSettingHandlers = (base: string, check: AccessCheck, scope: MockScope, boxes: MockBoxes) => {
-  const profiles = new Map<string, BasicInfo>();
+/** What the user settings' calls keep per account: part of the mocks' state, kept across a reload in the browser (mocks/persist.ts). */
+export interface MockUserSettings {
+  profiles: Map<string, BasicInfo>;
   /** Each account's certificates, newest first. */
-  const certificates = new Map<string, MockCertificate[]>();
+  certificates: Map<string, MockCertificate[]>;
+}
+
+export const noUserSettings = (): MockUserSettings => ({ profiles: new Map(), certificates: new Map() });
+
+export const userSettingHandlers = (base: string, check: AccessCheck, scope: MockScope, boxes: MockBoxes, { profiles, certificates }: MockUserSettings) => {
   const url = (call: string) => `${base}${call}`;
   /** The signed-in account of a call any role may make, or the refusal to answer. */
   const own = (request: Request): { account: string } | { refused: Response } => {

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { demoCredentials } from '../../mocks/demo';
 import { handlers } from '../../mocks/handlers';
 import type { MockState } from '../../mocks/state';
+import { noUserSettings } from '../../mocks/userSettings';
 import { seedDemo } from '../../server/accounts/demo';
 import { seedDemoFleet } from '../../server/demo/fleet';
 import { settingsHash } from '../../server/setting-requests/list';
@@ -210,6 +211,7 @@ describe.each(STORE_KINDS)('the mocks answer every call as the server does (%s)'
       credentials: demoCredentials(),
       commands: { records: commandRecords, fates: {} },
       alarms: { history, condition: new Map((tables.get('alarms') ?? []).map((alarm) => [Number(alarm.id), true])) },
+      userSettings: noUserSettings(),
       messages: new Map(),
       seededAt: clock.now(),
       frozen: true,

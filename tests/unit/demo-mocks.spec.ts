@@ -99,6 +99,34 @@ describe('the demo in the mocks', () => {
     expect(reload(window.localStorage, tomorrow).seededAt).toBe(tomorrow);
   });
 
+  it('keeps the basic information and certificates across a reload, and seeds them afresh after the reset', async () => {
+    const client = await signIn('client', 'Client2026');
+    const info = { email: 'li.na@example.com', nickname: 'Li Na', countryRegion: 'China', area: 'Hangzhou', address: '', phone: '', profile: '负责二号舱。' };
+    expect((await post('/api/user/save-info', info, client)).code).toBe(20000);
+    const certificate = { number: 'HBO-2026-0042', issuer: 'Zhejiang Hyperbaric Society', expiresOn: '2099-06-30' };
+    expect((await post('/api/user/certification/submit', certificate, client)).code).toBe(20000);
+    saveMockState(window.localStorage, state);
+    const reload = async () => {
+      vi.resetModules();
+      const persist = (await import('../../mocks/persist')) as typeof import('../../mocks/persist');
+      const { handlers: reloaded } = (await import('../../mocks/handlers')) as { handlers: typeof handlers };
+      server.use(...reloaded(UPSTREAM, REST, { state: persist.loadMockState(window.localStorage, Date.now()) }));
+      return persist;
+    };
+    const { resetMockState } = await reload();
+    expect((await post('/api/user/basic-info', {}, client)).data).toEqual(info);
+    expect((await post<{ enterpriseInfo: unknown }>('/api/user/certification', {}, client)).data.enterpriseInfo).toMatchObject({ authenticationNumber: certificate.number, status: 0 });
+    // Still waiting for the administrator above, who decides it after the reload.
+    const second = await signIn('second', 'Second2026');
+    expect((await post<{ account: string }[]>('/api/user/certification/pending', {}, second)).data.map((waiting) => waiting.account)).toEqual(['client']);
+    // `?mockReset`: everything is seeded afresh, signed out; signed in again, nothing was saved.
+    resetMockState(window.localStorage);
+    await reload();
+    const again = await signIn('client', 'Client2026');
+    expect((await post('/api/user/basic-info', {}, again)).data).toMatchObject({ email: '', nickname: '' });
+    expect((await post('/api/user/certification', {}, again)).data).toEqual({ enterpriseInfo: null, record: [] });
+  });
+
   it('moves on the live stream: the chambers the caller sees report readings, presence, and the commands their answers', async () => {
     const client = await signIn('client', 'Client2026');
     const issued = await post<{ cmdId: string }>('/order/change_permission', { Id: DEMO_ASSIGNMENTS.client?.[0] }, await signIn('admin', 'Admin2026'));
