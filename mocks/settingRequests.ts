@@ -10,7 +10,7 @@ import {
   type OperationLogRow,
   type SettingRequestRecord,
 } from '../src/resources/setting-requests/requests';
-import { settingsOf } from '../src/resources/devices/requests';
+import { settingsOf, type Settings } from '../src/resources/devices/requests';
 import type { WireRecord } from '../src/resources/model';
 import { badInputMessage, readJson, refusalOf, type AccessCheck } from './access';
 import { mockAccountOf } from './auth';
@@ -69,6 +69,11 @@ export const settingRequestHandlers = (upstreamBase: string, restBase: string, t
     return refusal === 'forbidden' ? restFail(40300, 'access denied') : undefined;
   };
   const find = (request: Request, id: unknown) => requests().find((record) => String(record.id) === String(id) && scope.seesDevice(request, record.deviceId));
+  /** As the server does: for each setting asked for, the value the chamber last reported (null: never). */
+  const beforeOf = (deviceId: string, settings: Partial<Settings>) => {
+    const reading = ((tables.get('devices') ?? []).find((device) => device.Id === deviceId)?.Reading ?? {}) as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(settings).map((field) => [field, reading[field] ?? null]));
+  };
   const timeOf = (at: number) => new Date(at).toISOString().slice(0, 19).replace('T', ' ');
   /** A request's entries; a seeded one starts with its own request, as the server's trail holds one for every request. */
   const entriesOf = (record: SettingRequestRecord): OperationLogRow[] => {
@@ -118,9 +123,7 @@ export const settingRequestHandlers = (upstreamBase: string, restBase: string, t
       if (!body.success) return restFail(40000, badInputMessage(body.error));
       if (!scope.seesDevice(request, body.data.Id)) return restFail(40400, 'not found');
       const settings = settingsOf(body.data);
-      // As the server does: for each setting asked for, the value the chamber last reported.
-      const reading = ((tables.get('devices') ?? []).find((device) => device.Id === body.data.Id)?.Reading ?? {}) as Record<string, unknown>;
-      const before = Object.fromEntries(Object.keys(settings).map((field) => [field, reading[field] ?? null]));
+      const before = beforeOf(body.data.Id, settings);
       const record: WireRecord = { id: Math.max(0, ...requests().map((each) => Number(each.id))) + 1, deviceId: body.data.Id, status: 'waiting', requester: mockAccountOf(request) ?? 'unknown', requestedAt: now(), settings, before };
       requests().push(record);
       const created = completed(record);
@@ -143,7 +146,9 @@ export const settingRequestHandlers = (upstreamBase: string, restBase: string, t
       if (action === 'amend') {
         const body = amendBodySchema.safeParse(input);
         if (!body.success) return restFail(40000, badInputMessage(body.error));
-        found.settings = settingsOf(body.data);
+        // As the server does: the settings replaced, and what the chamber reported taken again for them.
+        const settings = settingsOf(body.data);
+        Object.assign(found, { settings, before: beforeOf(record.deviceId, settings) });
       } else if (action === 'cancel') {
         found.status = 'cancelled';
       } else {

@@ -1,6 +1,6 @@
 import { HttpError, type DataProvider, type RaRecord } from 'react-admin';
 import { SETTING_REQUESTS_PATH } from '../resources/setting-requests/config';
-import { PROFILE_CALLS, type OperationLogRow, type ProfileBasic, type SettingRequestRecord, type SignatureBody } from '../resources/setting-requests/requests';
+import { PROFILE_CALLS, type AmendBody, type OperationLogRow, type ProfileBasic, type SettingRequestRecord, type SignatureBody } from '../resources/setting-requests/requests';
 import { CODES } from '../domain/envelope';
 import { MESSAGE_CALLS, type MessageListAnswer, type MessageListBody, type MessageReadAnswer, type MessageReadBody } from '../domain/messages';
 import type { AdminResetBody, AssignDevicesBody, ResetAnswer, SelfResetBody } from '../resources/accounts/calls';
@@ -222,6 +222,9 @@ export const createDataProvider = ({ http, restBase, tokens, resources, locale }
     /** Approve or reject (signed: password, meaning, the settings hash shown), or the requester's cancel; answers the request. */
     settingRequestAction: async (id: number, action: 'approve' | 'reject' | 'cancel', body: Partial<SignatureBody> = {}): Promise<SettingRequestRecord> =>
       (await restFetch(`${restBase}/${SETTING_REQUESTS_PATH}/${id}/${action}`, { method: 'POST', body: JSON.stringify(body) })).json as SettingRequestRecord,
+    /** The requester's new settings for its waiting request: a new settings hash, so the approvers sign again. */
+    amendSettingRequest: async (id: number, settings: AmendBody): Promise<SettingRequestRecord> =>
+      (await restFetch(`${restBase}/${SETTING_REQUESTS_PATH}/${id}/amend`, { method: 'POST', body: JSON.stringify(settings) })).json as SettingRequestRecord,
     /** The old console's basic profile: one request (the newest the caller reads when no id), or null. */
     profileBasic: (id?: number) => upstreamQuiet.post<ProfileBasic | null>(PROFILE_CALLS.basic, id === undefined ? {} : { id }),
     /** The request's operation log from the audit trail, oldest first. */

@@ -44,6 +44,7 @@ const METHOD_NAMES = {
   rotateDeviceSecret: true,
   requestSettings: true,
   settingRequestAction: true,
+  amendSettingRequest: true,
   profileBasic: true,
   operationLog: true,
   basicInfo: true,

@@ -299,8 +299,9 @@ describe.each(STORE_KINDS)('the mocks answer every call as the server does (%s)'
       revokeSession: { write: true, run: () => provider.revokeSession({ session: '0123456789abcdef' }) },
       // The first role creates the activity; the others are refused it by name, on both sides.
       submitChannelForm: { write: true, run: () => provider.submitChannelForm(VALID_STEP) },
-      // A lowUser's request, then the cancel of the one seeded above (number 1).
+      // A lowUser's request, then the amendment and the cancel of the one seeded above (number 1): only its requester's.
       requestSettings: { write: true, run: () => provider.requestSettings({ Id: alarmDevice, SP: 1.2 }) },
+      amendSettingRequest: { write: true, run: () => provider.amendSettingRequest(1, { ST: 50, SL: 1 }) },
       settingRequestAction: { write: true, run: () => provider.settingRequestAction(1, 'cancel') },
       profileBasic: { write: false, run: () => provider.profileBasic() },
       operationLog: { write: false, run: () => provider.operationLog() },

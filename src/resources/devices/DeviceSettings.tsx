@@ -3,57 +3,14 @@ import { Alert, Dialog, DialogActions, DialogContent, DialogTitle, Typography } 
 import TuneIcon from '@mui/icons-material/Tune';
 import SendIcon from '@mui/icons-material/Send';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Form, NumberInput, SaveButton, SelectInput, useDataProvider, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
-import { RANGES, SETTINGS_FIELDS, SPEEDS } from '../../domain/mqtt/payloads';
-import { isAboveRating } from '../../domain/deviceTypes';
-import { useDeviceTypes } from '../device-types/useDeviceTypes';
+import { Button, Form, SaveButton, useDataProvider, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { RowAction } from '../generate/RowAction';
-import { formValidator, type FormErrors } from '../validation';
 import type { Telemetry } from '../../domain/mqtt/payloads';
-import { changeSettingsBodySchema, hasSettings, settingsOf, type ChangeSettingsBody, type Settings } from './requests';
+import { hasSettings, settingsOf, type ChangeSettingsBody, type Settings } from './requests';
+import { changedFrom, filledIn, SETTINGS_LABELS as LABELS, SettingsInputs, settingsValidator, useSettingsRating } from './SettingsInputs';
 import { useCommandFeedback } from './useCommandFeedback';
 import { useSessionConfirm } from './useSessionConfirm';
-
-/** The settings' labels and choices are the state records' (the same SP … SA a chamber reports). */
-const LABELS = 'resources.state-records';
-const CHOICES = { SS: SPEEDS, SL: [0, 1], SA: [0, 1] } as const;
-const choices = (field: keyof typeof CHOICES) => CHOICES[field].map((id) => ({ id, name: `${LABELS}.choices.${field}.${id}` }));
-
-/** The form's values: every setting optional, with the shared ranges (./requests.ts). */
-const settingsForm = changeSettingsBodySchema.omit({ Id: true });
-
-/** An emptied input (NumberInput: null, SelectInput: '') means "leave this setting as it is". */
-const filledIn = (values: Record<string, unknown>): Partial<Settings> =>
-  Object.fromEntries(SETTINGS_FIELDS.flatMap((field) => (values[field] === null || values[field] === undefined || values[field] === '' ? [] : [[field, values[field]]])));
-
-/** The settings filled in that differ from those in force (all of them when none is known). */
-const changedFrom = (inForce: Partial<Settings>, settings: Partial<Settings>): Partial<Settings> =>
-  Object.fromEntries(Object.entries(settings).filter(([field, value]) => inForce[field as keyof Settings] !== value));
-
-/** The device type's rating the set point is held to: its name and rated maximum pressure (ATA). */
-interface SettingsRating {
-  name: string;
-  ratedMaxAta: number;
-}
-
-/**
- * The dialog's validation: the contract's ranges (the shared schema), and a new SP above the device type's
- * rating refused naming the limit and the type, as the server refuses it (docs/commands.md, "Within the
- * rating"). An SP left as in force is not sent, so it is not held to the rating; without the types yet,
- * the server alone checks it.
- */
-const settingsValidator =
-  (inForce: Partial<Settings>, rating: SettingsRating | undefined) =>
-  (values: Record<string, unknown>): FormErrors => {
-    const filled = filledIn(values);
-    const errors = formValidator(settingsForm)(filled);
-    const { SP } = changedFrom(inForce, filled);
-    if (errors.SP === undefined && rating !== undefined && typeof SP === 'number' && isAboveRating(SP, rating.ratedMaxAta)) {
-      errors.SP = { message: 'app.commands.aboveRating', args: { max: rating.ratedMaxAta, name: rating.name } };
-    }
-    return errors;
-  };
 
 type Why = 'noSettings' | 'noChange';
 
@@ -75,8 +32,7 @@ export const DeviceSettings = ({ record, requestOnly = false }: { record: RaReco
   const [nothingToSend, setNothingToSend] = useState<Why | null>(null);
   const [inForce, setInForce] = useState<Partial<Settings>>({});
   const { confirmFirst, dialog } = useSessionConfirm(record);
-  const type = useDeviceTypes().get(Number(record.Type));
-  const rating = type === undefined ? undefined : { name: type.name, ratedMaxAta: type.ratedMaxAta };
+  const rating = useSettingsRating(record.Type);
   const Id = String(record.Id);
   const notify = useNotify();
   const send = useMutation({
@@ -110,10 +66,6 @@ export const DeviceSettings = ({ record, requestOnly = false }: { record: RaReco
     // The HTTP client announces a refusal; the dialog stays open so the values can be corrected.
     confirmFirst('settings', () => void send.mutateAsync({ Id, ...settings }).catch(() => undefined), detail);
   };
-  const range = (field: 'SP' | 'ST', unit: 'ata' | 'minute') =>
-    `${RANGES[field].min}–${RANGES[field].max} ${translate(`crud.units.${unit}`)}`;
-  const spMax = rating === undefined ? RANGES.SP.max : Math.min(RANGES.SP.max, rating.ratedMaxAta);
-  const spRange = rating === undefined ? range('SP', 'ata') : translate('app.commands.ratedRange', { min: RANGES.SP.min, max: spMax, name: rating.name });
   return (
     <>
       <RowAction label={requestOnly ? 'app.approval.request' : 'app.commands.settings'} icon={<TuneIcon />} onClick={openDialog} disabled={send.isPending} />
@@ -124,11 +76,7 @@ export const DeviceSettings = ({ record, requestOnly = false }: { record: RaReco
             <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
               {translate('app.commands.settingsHint')}
             </Typography>
-            <NumberInput source="SP" label={`${LABELS}.fields.SP`} helperText={spRange} min={RANGES.SP.min} max={spMax} step={0.1} fullWidth />
-            <NumberInput source="ST" label={`${LABELS}.fields.ST`} helperText={range('ST', 'minute')} min={RANGES.ST.min} max={RANGES.ST.max} step={1} fullWidth />
-            {(Object.keys(CHOICES) as (keyof typeof CHOICES)[]).map((field) => (
-              <SelectInput key={field} source={field} label={`${LABELS}.fields.${field}`} choices={choices(field)} emptyText="app.commands.unchanged" fullWidth />
-            ))}
+            <SettingsInputs rating={rating} />
             {nothingToSend && <Alert severity="warning">{translate(`app.commands.${nothingToSend}`)}</Alert>}
           </DialogContent>
           <DialogActions>

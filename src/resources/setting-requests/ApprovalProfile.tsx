@@ -8,6 +8,7 @@ import { PRINT_STYLES } from '../PrintStyles';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useTime } from '../orders/report/useTime';
 import type { Settings } from '../devices/requests';
+import { AmendDialog } from './AmendDialog';
 import { SignDialog } from './SignDialog';
 import type { SettingRequestRecord } from './requests';
 import type { Role } from '../../domain/roles';
@@ -28,7 +29,7 @@ const activeStep = (request: SettingRequestRecord): number => {
  * One settings request as the basic profile shows and prints it (docs/approval.md, "In the console"): the
  * device, the steps with who and when, the settings before and requested, the command's outcome, the
  * signature (signer, date and time, meaning, the settings hash it binds) and the operation log from the
- * audit trail; the approver's approve and reject (signed), the requester's cancel.
+ * audit trail; the approver's approve and reject (signed), the requester's amend and cancel while it waits.
  */
 export const ApprovalProfile = ({ id }: { id?: number }) => {
   const translate = useTranslate();
@@ -63,6 +64,7 @@ export const ApprovalProfile = ({ id }: { id?: number }) => {
               <SignDialog request={request} decision="reject" onDone={refetch} />
             </>
           )}
+          {waiting && mine && canAccess(role, { resource: 'setting-requests', action: 'request' }) && <AmendDialog request={request} onDone={refetch} />}
           {waiting && mine && canAccess(role, { resource: 'setting-requests', action: 'cancel' }) && <SignDialog request={request} decision="cancel" onDone={refetch} />}
           <Button label="app.approval.print" onClick={() => window.print()}>
             <PrintIcon />
@@ -112,6 +114,9 @@ export const ApprovalProfile = ({ id }: { id?: number }) => {
             ))}
           </TableBody>
         </Table>
+        <Typography variant="caption" component="p" sx={{ mt: 1, fontFamily: 'monospace', wordBreak: 'break-all' }} data-settings-hash={request.settingsHash}>
+          {translate('app.approval.settingsHash')}: {request.settingsHash}
+        </Typography>
       </PrintSection>
       <PrintSection heading="subtitle1" title={translate('app.approval.command')}>
         <Typography variant="body2" data-command-status={request.commandStatus ?? ''}>

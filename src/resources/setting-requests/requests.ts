@@ -14,6 +14,7 @@ export const settingRequestBodySchema = changeSettingsBodySchema;
 
 /** `POST /api/v1/setting-requests/:id/amend`: the requester changes the settings of a waiting request; any earlier signature no longer holds. */
 export const amendBodySchema = changeSettingsBodySchema.omit({ Id: true });
+export type AmendBody = z.infer<typeof amendBodySchema>;
 
 /** A signature's hash: sha256, hex. */
 const settingsHashSchema = z.string().regex(/^[0-9a-f]{64}$/);
