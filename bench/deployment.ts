@@ -111,7 +111,8 @@ export const startInstances = async (deployment: Deployment, env: Env, run: stri
   };
   const failed = started.find((result) => result.status === 'rejected');
   if (failed !== undefined) {
-    await stop();
+    // The start's own failure is the one to report, not the broker's answer to the clean-up.
+    await stop().catch(() => undefined);
     throw failed.reason;
   }
   return { servers, brokerUrl: deployment.broker === 'embedded' ? `mqtt://127.0.0.1:${mqttPort}` : BROKER_URL, stop };

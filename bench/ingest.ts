@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DevicePatch } from '../src/domain/live';
 import { createEventStreamParser, readEventStream } from '../src/domain/eventStream';
+import { alsoOnInterrupt } from './children';
 import { bottleneckLine, measureCpu, mosquittoPart, postgresPart, profileTop, type Part } from './cpu';
 import { deploymentsToRun, describeDeployment, forgetChambers, resultsKind, runTag, startInstances, type Deployment } from './deployment';
 import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, ran, ROOT_DIR, sampleHeld, sampleRows, signInApi, startChambers } from './fleet';
@@ -35,7 +36,6 @@ import { openStore } from './store';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
-const deployments = deploymentsToRun();
 const settings = {
   /** Offered load; by default each configuration's target and 2.5 % (the embedded 10,250, the scale-out 5,125). */
   ratePerSecond: process.env.BENCH_RATE === undefined ? null : numberSetting('BENCH_RATE', INGEST_RATE),
@@ -48,7 +48,6 @@ const settings = {
   historyPerDevice: numberSetting('BENCH_HISTORY', HISTORY_PER_DEVICE),
   /** The first seconds of the run are not counted in the sustained rate (connections warming up). */
   warmupSeconds: 5,
-  configurations: deployments.map(describeDeployment),
 };
 const rateOf = (deployment: Deployment): number => settings.ratePerSecond ?? Math.round(targetOf(deployment).messagesPerSecond * 1.025);
 
@@ -136,6 +135,7 @@ const measureRun = async (deployment: Deployment, chambers: Chambers, ceiling: {
   log(`\n${configuration} (run ${run}):`);
   const store = await openStore(deployment.store, 'oxygen-ingest-');
   const stops: (() => unknown)[] = [store.drop];
+  const interrupted = alsoOnInterrupt(() => cleanUp(stops, store.dataDir));
   const shared = deployment.broker === 'mosquitto';
   try {
     const fleet = await seedIngest(
@@ -228,6 +228,7 @@ const measureRun = async (deployment: Deployment, chambers: Chambers, ceiling: {
     log(JSON.stringify({ ...result, deployment: undefined, target: undefined }, null, 2));
     return result;
   } finally {
+    interrupted();
     await cleanUp(stops, store.dataDir);
   }
 };
@@ -235,7 +236,8 @@ const measureRun = async (deployment: Deployment, chambers: Chambers, ceiling: {
 const main = async (): Promise<number> => {
   const date = new Date().toISOString();
   const host = machine();
-  log(`bench:ingest ${date} on ${host.cpu}, ${host.cores} cores, Node ${host.node}: ${settings.configurations.join(', then ')}`);
+  const deployments = deploymentsToRun();
+  log(`bench:ingest ${date} on ${host.cpu}, ${host.cores} cores, Node ${host.node}: ${deployments.map(describeDeployment).join(', then ')}`);
   const chambers = startChambers();
   try {
     const ceiling: { value?: IngestReport['ceiling'] } = {};
@@ -243,7 +245,7 @@ const main = async (): Promise<number> => {
     for (const deployment of deployments) runs.push(await measureRun(deployment, chambers, ceiling));
     const problems = runs.flatMap((run) => run.misses);
     if (ceiling.value === undefined) throw new Error('no ceiling measured');
-    const report: IngestReport = { date, machine: host, settings: { ...settings, scaleOutTarget: SCALEOUT_TARGET }, ceiling: ceiling.value, runs, met: problems.length === 0, misses: problems };
+    const report: IngestReport = { date, machine: host, settings: { ...settings, configurations: deployments.map(describeDeployment), scaleOutTarget: SCALEOUT_TARGET }, ceiling: ceiling.value, runs, met: problems.length === 0, misses: problems };
     const summary = (file: string): string[] => [
       `Run: **${report.date}** (${file}), ${report.met ? '**targets met**' : '**target MISSED**'}.`,
       '',
