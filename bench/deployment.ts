@@ -16,7 +16,7 @@ import type { StoreKind } from './store';
  *   BENCH_COMPARE=1                   the embedded configuration first, then the one asked for
  */
 
-export type BrokerKind = 'embedded' | 'mosquitto';
+type BrokerKind = 'embedded' | 'mosquitto';
 
 export interface Deployment {
   store: StoreKind;
@@ -26,14 +26,14 @@ export interface Deployment {
 
 export const EMBEDDED: Deployment = { store: 'sqlite', broker: 'embedded', instances: 1 };
 
-export const BROKER_URL = process.env.BENCH_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+const BROKER_URL = process.env.BENCH_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
 /** In words, for tables and logs. */
 export const describeDeployment = (deployment: Deployment): string =>
   `${deployment.store === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${deployment.broker === 'embedded' ? 'embedded broker' : 'Mosquitto'}, ${deployment.instances} instance${deployment.instances === 1 ? '' : 's'}`;
 
 /** In a file name: sqlite-embedded-x1. */
-export const deploymentName = (deployment: Deployment): string => `${deployment.store}-${deployment.broker}-x${deployment.instances}`;
+const deploymentName = (deployment: Deployment): string => `${deployment.store}-${deployment.broker}-x${deployment.instances}`;
 
 /** A results file's kind: `api`, `api-postgres-mosquitto-x2`, or `api-compare-postgres-mosquitto-x2`. */
 export const resultsKind = (benchmark: string, deployments: readonly Deployment[]): string => {

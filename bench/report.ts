@@ -98,7 +98,7 @@ export const misses = (row: Row): string[] => {
 const ms = (value: number): string => (value >= 10 ? value.toFixed(0) : value.toFixed(1));
 
 /** The results as a Markdown table (also printed: it reads as plain text). */
-export const table = (rows: readonly Row[]): string => {
+const table = (rows: readonly Row[]): string => {
   const lines = [
     '| scenario | counted | req/s | of ceiling | p50 ms | p97.5 ms | p99 ms | max ms | requests | non-2xx | server CPU µs/req | load |',
     '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
