@@ -134,3 +134,19 @@ export const forgetChambers = async (url: string, ids: readonly string[]): Promi
     );
   }
 };
+
+/**
+ * The messages Mosquitto has dropped since it started (`$SYS/broker/publish/messages/dropped`: QoS 1 and 2
+ * messages beyond a client's `max_queued_messages`, every client of the broker counted); null when it
+ * does not say within 3 s. Mosquitto renews its $SYS topics every `sys_interval` (10 s by default).
+ */
+export const mosquittoDropped = async (url: string): Promise<number | null> => {
+  const client = await mqtt.connectAsync(url, { clean: true, reconnectPeriod: 0 });
+  try {
+    const value = new Promise<number>((resolve) => client.once('message', (_topic, payload) => resolve(Number(payload.toString()))));
+    await client.subscribeAsync('$SYS/broker/publish/messages/dropped');
+    return await Promise.race([value, new Promise<null>((resolve) => setTimeout(() => resolve(null), 3000))]);
+  } finally {
+    await client.endAsync();
+  }
+};

@@ -26,6 +26,11 @@ export interface IngestRun {
   failed: number;
   /** Every acknowledged reading stored once: rows of the run, their distinct (device, Time), and what is missing. */
   stored: { rows: number; distinct: number; duplicates: number; missing: number; exactlyOnce: boolean };
+  /**
+   * Messages Mosquitto dropped meanwhile (its $SYS counter; every client of the broker counted): QoS 1
+   * messages beyond a client's max_queued_messages, acknowledged to their chamber and never delivered.
+   */
+  brokerDropped: number | null;
   persistedPerSecond: number;
   lowestFiveSecondPerSecond: number;
   ackMs: Percentiles;
@@ -58,7 +63,9 @@ export const runMisses = (run: Omit<IngestRun, 'misses'>): string[] => {
       ? `${name}: ${(run.bytesPerIdleConnection / 1024).toFixed(1)} KB per idle connection > ${t.bytesPerIdleConnection / 1024} KB`
       : '',
     run.failed > 0 ? `${name}: ${run.failed} publishes failed` : '',
-    run.stored.missing > 0 ? `${name}: ${run.stored.missing} acknowledged readings are not stored` : '',
+    run.stored.missing > 0
+      ? `${name}: ${run.stored.missing} acknowledged readings are not stored${run.brokerDropped === null || run.brokerDropped === 0 ? '' : ` (Mosquitto's dropped counter rose by ${run.brokerDropped} meanwhile, all its clients counted: messages beyond a client's max_queued_messages)`}`
+      : '',
     run.stored.duplicates > 0 ? `${name}: ${run.stored.duplicates} readings stored twice` : '',
   ].filter((miss) => miss !== '');
 };
@@ -93,6 +100,7 @@ export const ingestTable = (report: IngestReport): string[] => {
     row('device-to-browser p50 / p95, ms (target)', (run) => `${run.liveMs.p50} / ${run.liveMs.p95}${targetText(run, 'liveP95Ms')}`),
     row('sent / acknowledged / stored', (run) => `${run.sent} / ${run.acked} / ${run.stored.distinct}`),
     row('every acknowledged reading stored exactly once', (run) => (run.stored.exactlyOnce ? 'yes' : `NO: ${run.stored.missing} missing, ${run.stored.duplicates} twice`)),
+    row('messages Mosquitto dropped meanwhile (all its clients)', (run) => (run.brokerDropped === null ? '' : String(run.brokerDropped))),
     row('server memory per idle connection, KB', (run) => (run.bytesPerIdleConnection === null ? '(broker holds them)' : (run.bytesPerIdleConnection / 1024).toFixed(1))),
     row('server CPU per message, µs (all instances)', (run) => String(run.cpuUsPerMessage ?? '')),
     row('cores busy, by part', (run) => run.cpu.parts.map((part) => `${part.name} ${part.cores}`).join(', ')),

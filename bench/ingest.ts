@@ -6,7 +6,7 @@ import type { DevicePatch } from '../src/domain/live';
 import { createEventStreamParser, readEventStream } from '../src/domain/eventStream';
 import { alsoOnInterrupt } from './children';
 import { bottleneckLine, measureCpu, mosquittoPart, postgresPart, profileTop, type Part } from './cpu';
-import { deploymentsToRun, describeDeployment, forgetChambers, resultsKind, runTag, startInstances, type Deployment } from './deployment';
+import { deploymentsToRun, describeDeployment, forgetChambers, mosquittoDropped, resultsKind, runTag, startInstances, type Deployment } from './deployment';
 import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, ran, ROOT_DIR, sampleHeld, sampleRows, signInApi, startChambers } from './fleet';
 import { ingestTable, runMisses, SCALEOUT_TARGET, targetOf, type IngestReport, type IngestRun } from './ingest-report';
 import { percentiles } from './ingest-load';
@@ -176,6 +176,7 @@ const measureRun = async (deployment: Deployment, chambers: Chambers, ceiling: {
       ...(shared ? [mosquittoPart()] : []),
       { name: 'chambers', pids: async () => [chambers.child.pid ?? 0] },
     ];
+    const droppedBefore = shared ? await mosquittoDropped(instances.brokerUrl) : null;
     const cpu = await measureCpu(parts);
     const ownCpuBefore = process.cpuUsage();
     const holding = await Promise.all(instances.servers.map((server) => sampleHeld(server.url)));
@@ -183,6 +184,7 @@ const measureRun = async (deployment: Deployment, chambers: Chambers, ceiling: {
     const started = performance.now();
     const offered = rateOf(deployment);
     const load = ran(await chambers.ask({ type: 'run', mode: 'open', ratePerSecond: offered, seconds: settings.durationSeconds }));
+    const loadEnded = performance.now();
     streams.state.recording = false;
     for (const held of holding) held.stop();
     const shares = cpu.stop();
@@ -193,6 +195,9 @@ const measureRun = async (deployment: Deployment, chambers: Chambers, ceiling: {
     let counted = await readings.after(rowsBefore);
     for (const deadline = Date.now() + 30_000; counted.distinct < load.acked && Date.now() < deadline; counted = await readings.after(rowsBefore)) await sleep(1000);
     rows.stop();
+    // Once Mosquitto has renewed its $SYS counters (every 10 s) since the load ended.
+    if (shared) await sleep(Math.max(0, loadEnded - performance.now() + 11_000));
+    const droppedAfter = shared ? await mosquittoDropped(instances.brokerUrl) : null;
     await chambers.ask({ type: 'disconnect' });
     // Stopped before the report: a profiled instance writes its profile as it exits.
     await instances.stop();
@@ -212,6 +217,7 @@ const measureRun = async (deployment: Deployment, chambers: Chambers, ceiling: {
         missing: Math.max(0, load.acked - counted.distinct),
         exactlyOnce: counted.rows === counted.distinct && counted.distinct >= load.acked,
       },
+      brokerDropped: droppedBefore === null || droppedAfter === null ? null : droppedAfter - droppedBefore,
       ...rates(rows.samples, started),
       ackMs: load.ackMs,
       liveMs: percentiles(streams.latencies),
