@@ -233,7 +233,7 @@ const measureRun = async (deployment: Deployment, ceilingRow: Row): Promise<ApiR
       const measured = await measure(servers, () => requestsOf(plan.scenarios(base), headers), plan.duration, plan.name);
       rows.push({ ...toRow(plan.name, plan.description, plan.target, measured), ofCeiling: measured.result.requests.average / ceilingRow.requestsPerSecond });
     }
-    const shares = cpu.stop();
+    const shares = await cpu.stop();
     await started[0]?.stop();
     const profile = profileDir === undefined ? [] : profileTop(profileDir, first.process.pid ?? 0);
     // On SQLite only: the top-up and the year of analysis data are written by SQLite itself (bench/seed.ts, bench/stats.ts).

@@ -61,19 +61,28 @@ export interface CpuShares {
   machineCores: number;
 }
 
-/** Starts counting; `stop` answers the cores each part kept busy since. Processes gone by then count nothing. */
+/**
+ * Starts counting; `stop` answers the cores each part kept busy since. A part's processes are asked for
+ * again at the stop (a pool opens backends under load): one born meanwhile counts all its time, one gone
+ * by then counts nothing.
+ */
 export const measureCpu = async (parts: readonly Part[]) => {
-  const pidsOf = await Promise.all(parts.map((part) => part.pids()));
-  const total = (pids: number[]): number => pids.reduce((sum, pid) => sum + (cpuTimeMs(pid) ?? 0), 0);
-  const before = pidsOf.map(total);
+  const timesOf = async (part: Part): Promise<Map<number, number>> =>
+    new Map((await part.pids()).flatMap((pid) => {
+      const ms = cpuTimeMs(pid);
+      return ms === undefined ? [] : [[pid, ms] as const];
+    }));
+  const before = await Promise.all(parts.map(timesOf));
   const machineBefore = machineBusyMs();
   const started = performance.now();
   return {
-    stop: (): CpuShares => {
+    stop: async (): Promise<CpuShares> => {
+      const after = await Promise.all(parts.map(timesOf));
       const seconds = (performance.now() - started) / 1000;
       const cores = (ms: number): number => Math.round((ms / 1000 / seconds) * 100) / 100;
+      const used = (index: number): number => [...(after[index] ?? [])].reduce((sum, [pid, ms]) => sum + ms - (before[index]?.get(pid) ?? 0), 0);
       return {
-        parts: parts.map((part, index) => ({ name: part.name, cores: cores(total(pidsOf[index] ?? []) - (before[index] ?? 0)) })),
+        parts: parts.map((part, index) => ({ name: part.name, cores: cores(used(index)) })),
         machineCores: cores(machineBusyMs() - machineBefore),
       };
     },

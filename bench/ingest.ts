@@ -187,7 +187,7 @@ const measureRun = async (deployment: Deployment, chambers: Chambers, ceiling: {
     const loadEnded = performance.now();
     streams.state.recording = false;
     for (const held of holding) held.stop();
-    const shares = cpu.stop();
+    const shares = await cpu.stop();
     const ownCpu = process.cpuUsage(ownCpuBefore);
     const serversMs = shares.parts.slice(0, pids.length).reduce((sum, part) => sum + part.cores * load.seconds * 1000, 0);
     // Every acknowledged reading must be stored once (the embedded broker's PUBACK waited for its commit;
