@@ -9,9 +9,10 @@ import { ALARMS_PAGE_SCRIPT, type ShownAlarms } from './alarms-page';
 import { launchChromium, signInConsole } from './browser';
 import { ensureBuilt } from './build';
 import { startDeadReceiver } from './dead-receiver';
-import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, loadAverages, ROOT_DIR, sampleHeld, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
+import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, loadAverages, ROOT_DIR, sampleHeld, signInApi, startChambers, startFleetServer } from './fleet';
 import { percentiles, type Percentiles } from './ingest-load';
 import { BENCH_DEVICE_TYPE, HISTORY_PER_DEVICE, seedIngest, WATCHER } from './ingest-seed';
+import { sqliteStore } from './store';
 import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
 import { ROOT } from './seed';
 
@@ -230,7 +231,7 @@ const main = async (): Promise<number> => {
   const chambers = startChambers();
   const stops: (() => unknown)[] = [() => chambers.child.kill('SIGKILL')];
   try {
-    const fleet = await seedIngest(dataDir, {
+    const fleet = await seedIngest(sqliteStore(dataDir), {
       publishing: settings.devices,
       idle: 0,
       watched: settings.watchedDevices,
@@ -262,9 +263,9 @@ const main = async (): Promise<number> => {
     await page.locator('[data-alarm-counts]').first().waitFor({ state: 'attached', timeout: 60_000 });
     await sleep(settings.warmupSeconds * 1000);
 
-    const rows = sampleRows(path.join(dataDir, 'oxygen.db'));
-    stops.push(rows.stop);
-    const rowsBefore = rows.read();
+    const readings = await sqliteStore(dataDir).readings();
+    stops.push(readings.close);
+    const rowsBefore = await readings.newest();
     const holding = await sampleHeld(server.url);
     stops.push(holding.stop);
     const started = performance.now();
@@ -280,7 +281,7 @@ const main = async (): Promise<number> => {
       );
       await sleep(Math.max(0, begun + settings.spacingSeconds * 1000 - performance.now()));
     }
-    const persistedPerSecond = Math.round(((rows.read() - rowsBefore) * 1000) / (performance.now() - started));
+    const persistedPerSecond = Math.round((((await readings.newest()) - rowsBefore) * 1000) / (performance.now() - started));
 
     const shown = samples.filter((sample) => sample.latencyMs !== null);
     const partial: Omit<AlarmsReport, 'met' | 'misses'> = {

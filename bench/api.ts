@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import autocannon, { type Request, type Result } from 'autocannon';
-import { cpuTimeMs, startChild, type Child } from './children';
-import { machine, misses, numberSetting, runBenchmark, table, TARGET, toRow, writeReport, type Measured, type Report, type Row } from './report';
+import { alsoOnInterrupt, cpuTimeMs, startChild, type Child } from './children';
+import { bottleneckLine, measureCpu, mosquittoPart, postgresPart, profileTop } from './cpu';
+import { deploymentsToRun, describeDeployment, resultsKind, runTag, startInstances, type Deployment, type Instances } from './deployment';
+import { apiSummary, machine, misses, numberSetting, runBenchmark, TARGET, toRow, writeReport, type ApiRun, type Measured, type Report, type Row } from './report';
 import {
   API_PREFIX,
   devicesScenario,
@@ -19,12 +20,15 @@ import {
 } from './scenarios';
 import { measureStatsYear } from './stats';
 import { ADMIN, DEVICES, ORDERS_PER_DEVICE, READINGS_PER_DEVICE, ROOT as SUPER_ADMIN, SCOPED_DEVICES, benchEnv, seed, topUpReadings } from './seed';
+import { openStore, sqliteStore } from './store';
 
 /**
- * `npm run bench:api`: seeds a fresh SQLite store (1,000 devices, 1,000,000 state records, 100,000
- * orders; bench/seed.ts), measures a bare Fastify route as the ceiling, then the real server's list
- * endpoints signed in as a Level-1 administrator managing 300 of the devices, each server in a child
- * process. Prints the table, writes bench/results/api-<date>.json, and
+ * `npm run bench:api`: measures a bare Fastify route as the ceiling, then for each configuration
+ * (bench/deployment.ts: BENCH_STORE, BENCH_BROKER, BENCH_INSTANCES, BENCH_COMPARE; by default SQLite, the
+ * embedded broker, one instance) seeds a fresh store (1,000 devices, 1,000,000 state records, 100,000
+ * orders; bench/seed.ts) and drives the real server's list endpoints signed in as a Level-1
+ * administrator managing 300 of the devices, each instance in a child process, autocannon's connections
+ * taking the instances in turn. Prints the tables, writes bench/results/api[-configuration]-<date>.json, and
  * exits 1 when a counted scenario misses the target (≥ 5,000 req/s and p99 ≤ 50 ms) or any answer is
  * not 2xx. Settings (environment): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2),
  * BENCH_CONNECTIONS (default 10), BENCH_ONLY (scenario names, comma-separated), BENCH_CPU_PROF (a
@@ -94,15 +98,22 @@ const requestsOf = (scenarios: readonly Scenario[], headers: Record<string, stri
     setupRequest: (request) => ({ ...request, body: JSON.stringify(scenario.next().body) }),
   }));
 
-const run = async (url: string, requests: Request[], durationSeconds: number, title: string): Promise<Result> =>
-  autocannon({ url, connections: settings.connections, pipelining: 1, duration: durationSeconds, timeout: 10, title, requests });
+/** With several instances, autocannon's connections take them in turn (connection n the n-th URL, round). */
+const run = async (targets: readonly Child[], requests: Request[], durationSeconds: number, title: string): Promise<Result> =>
+  autocannon({ url: targets.map((target) => target.url), connections: settings.connections, pipelining: 1, duration: durationSeconds, timeout: 10, title, requests });
 
-/** A warm-up (not recorded), then the measured run against `target`. */
-const measure = async (target: Child, requests: () => Request[], durationSeconds: number, title: string): Promise<Measured> => {
-  await run(target.url, requests(), settings.warmupSeconds, `${title} (warm-up)`);
-  const before = cpuTimeMs(target.process.pid);
-  const result = await run(target.url, requests(), durationSeconds, title);
-  const after = cpuTimeMs(target.process.pid);
+/** The instances' CPU time in all, ms; undefined when one cannot be read. */
+const serversCpuMs = (targets: readonly Child[]): number | undefined => {
+  const times = targets.map((target) => cpuTimeMs(target.process.pid));
+  return times.includes(undefined) ? undefined : times.reduce<number>((sum, time) => sum + (time ?? 0), 0);
+};
+
+/** A warm-up (not recorded), then the measured run against `targets` (the ceiling, or the instances). */
+const measure = async (targets: readonly Child[], requests: () => Request[], durationSeconds: number, title: string): Promise<Measured> => {
+  await run(targets, requests(), settings.warmupSeconds, `${title} (warm-up)`);
+  const before = serversCpuMs(targets);
+  const result = await run(targets, requests(), durationSeconds, title);
+  const after = serversCpuMs(targets);
   const serverCpuUs =
     before === undefined || after === undefined || result.requests.total === 0
       ? undefined
@@ -123,34 +134,10 @@ const sqliteVersion = (): string => {
   }
 };
 
-const main = async (): Promise<number> => {
-  const date = new Date().toISOString();
-  const host = machine(sqliteVersion());
-  log(`bench:api ${date} on ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, SQLite ${host.sqlite ?? '?'}`);
-
-  const reused = process.env.BENCH_DATA_DIR;
-  const dataDir = reused ?? mkdtempSync(path.join(os.tmpdir(), 'oxygen-bench-'));
-  const children: Child[] = [];
-  let seeded: Awaited<ReturnType<typeof seed>> | undefined;
+/** The bare Fastify route of bench/ceiling.ts, measured once, in its own child process. */
+const measureCeiling = async (): Promise<Row> => {
+  const ceiling = await startChild({ entry: 'bench/ceiling.ts', cwd: ROOT, env: { LOG_LEVEL: 'silent', WORKERS: String(settings.workers) }, readyPath: '/healthz' });
   try {
-    if (reused === undefined) {
-      log(`seeding ${dataDir} …`);
-      seeded = await seed(dataDir);
-      log(`  seeded ${DEVICES} devices, ${seeded.stateRecords} state records, ${seeded.orders} orders in ${seeded.seconds.toFixed(1)} s`);
-    } else {
-      log(`reusing the store in ${dataDir}`);
-    }
-
-    const rows: Row[] = [];
-
-    // The ceiling: the same Fastify, a trivial POST route, in its own child process.
-    const ceiling = await startChild({
-      entry: 'bench/ceiling.ts',
-      cwd: ROOT,
-      env: { LOG_LEVEL: 'silent', WORKERS: String(settings.workers) },
-      readyPath: '/healthz',
-    });
-    children.push(ceiling);
     const ceilingCheck = await post(`${ceiling.url}/ceiling`, { current: 1, pageSize: 10 });
     if (ceilingCheck.status !== 200 || ceilingCheck.envelope.data?.list?.length !== 10) throw new Error('the ceiling route does not answer');
     log('ceiling (bare Fastify POST route):');
@@ -165,31 +152,50 @@ const main = async (): Promise<number> => {
         },
       ];
     };
-    const ceilingRow = toRow(
-      'ceiling',
-      'bare Fastify: one POST route, a list-like JSON body in, a 10-record envelope out',
-      false,
-      await measure(ceiling, ceilingRequests, settings.durationSeconds, 'ceiling'),
-    );
-    rows.push(ceilingRow);
+    return toRow('ceiling', 'bare Fastify: one POST route, a list-like JSON body in, a 10-record envelope out', false, await measure([ceiling], ceilingRequests, settings.durationSeconds, 'ceiling'));
+  } finally {
     await ceiling.stop();
+  }
+};
 
-    // The real server (server/main.ts: migrate, bootstrap, listen), LOG_LEVEL silent.
-    const profileDir = process.env.BENCH_CPU_PROF;
-    const startServer = async (): Promise<Child> => {
-      const child = await startChild({
-        entry: 'server/main.ts',
-        cwd: ROOT,
-        // MQTT_PORT=0: the embedded broker on an ephemeral port (1883 may be taken by the machine's own).
-        env: { ...benchEnv(dataDir), WORKERS: String(settings.workers), MQTT_PORT: '0' },
-        nodeFlags: profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)],
-        readyPath: '/healthz',
+/** One configuration: its store seeded (or BENCH_DATA_DIR's reused), its instances started, every wanted scenario measured; everything it started is gone when it returns. */
+const measureRun = async (deployment: Deployment, ceilingRow: Row): Promise<ApiRun> => {
+  const configuration = describeDeployment(deployment);
+  log(`\n${configuration}:`);
+  const reused = process.env.BENCH_DATA_DIR;
+  if (reused !== undefined && deployment.store !== 'sqlite') throw new Error('BENCH_DATA_DIR reuses a SQLite store: leave it unset with BENCH_STORE=postgres');
+  const store = reused === undefined ? await openStore(deployment.store, 'oxygen-bench-') : sqliteStore(reused);
+  const started: Instances[] = [];
+  const cleanUp = async (): Promise<void> => {
+    for (const instances of started) await instances.stop();
+    if (reused === undefined) await store.drop();
+  };
+  const interrupted = alsoOnInterrupt(cleanUp);
+  try {
+    let seedSeconds: number | null = null;
+    if (reused === undefined) {
+      log(`seeding ${store.database ?? store.dataDir} …`);
+      const seeded = await seed(store);
+      seedSeconds = Math.round(seeded.seconds * 10) / 10;
+      log(`  seeded ${DEVICES} devices, ${seeded.stateRecords} state records, ${seeded.orders} orders in ${seeded.seconds.toFixed(1)} s`);
+    } else {
+      log(`reusing the store in ${reused}`);
+    }
+
+    // The real server (server/main.ts: migrate, bootstrap, listen), LOG_LEVEL silent, one process an instance.
+    const profileDir = process.env.BENCH_CPU_PROF === undefined ? undefined : path.resolve(process.env.BENCH_CPU_PROF);
+    const startServers = async (): Promise<Child[]> => {
+      const instances = await startInstances(deployment, { ...benchEnv(store.dataDir, store.env), WORKERS: String(settings.workers) }, runTag(), {
+        root: ROOT,
+        nodeFlags: profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir],
       });
-      children.push(child);
-      return child;
+      started.push(instances);
+      return instances.servers;
     };
-    const server = await startServer();
-    const login = await post(`${server.url}${API_PREFIX}/login`, ADMIN);
+    const servers = await startServers();
+    const [first] = servers;
+    if (first === undefined) throw new Error('no server started');
+    const login = await post(`${first.url}${API_PREFIX}/login`, ADMIN);
     const token = login.envelope.data?.token;
     if (login.status !== 200 || typeof token !== 'string') {
       throw new Error(`sign-in as ${ADMIN.Account} failed: HTTP ${login.status} ${JSON.stringify(login.envelope)}`);
@@ -211,60 +217,86 @@ const main = async (): Promise<number> => {
     ];
 
     for (const plan of plans.filter((candidate) => wanted(candidate.name))) {
-      for (const scenario of plan.scenarios(9_999)) await verify(server.url, token, scenario);
+      for (const server of servers) for (const scenario of plan.scenarios(9_999)) await verify(server.url, token, scenario);
     }
     log(`server (signed in as ${ADMIN.Account}, Level 1, ${SCOPED_DEVICES} of ${DEVICES} devices); sample answers checked:`);
+    const cpu = await measureCpu([
+      ...servers.map((server, index) => ({ name: servers.length === 1 ? 'server' : `instance ${index + 1}`, pids: async () => [server.process.pid ?? 0] })),
+      ...(store.database === undefined ? [] : [postgresPart(store.database)]),
+      ...(deployment.broker === 'mosquitto' ? [mosquittoPart()] : []),
+    ]);
+    const rows: Row[] = [];
     let seedNumber = 1;
     for (const plan of plans.filter((candidate) => wanted(candidate.name))) {
       seedNumber += 10;
       const base = seedNumber;
-      const measured = await measure(server, () => requestsOf(plan.scenarios(base), headers), plan.duration, plan.name);
+      const measured = await measure(servers, () => requestsOf(plan.scenarios(base), headers), plan.duration, plan.name);
       rows.push({ ...toRow(plan.name, plan.description, plan.target, measured), ofCeiling: measured.result.requests.average / ceilingRow.requestsPerSecond });
     }
-    await server.stop();
-    const atScale = wanted('readings-10m') ? await measureAtScale(startServer, dataDir) : undefined;
+    const shares = await cpu.stop();
+    await started[0]?.stop();
+    const profile = profileDir === undefined ? [] : profileTop(profileDir, first.process.pid ?? 0);
+    // On SQLite only: the top-up and the year of analysis data are written by SQLite itself (bench/seed.ts, bench/stats.ts).
+    const sqliteOnly = ['readings-10m', 'stats-year'].filter(wanted);
+    if (store.kind !== 'sqlite' && sqliteOnly.length > 0) log(`${sqliteOnly.join(' and ')}: on SQLite only, not measured on ${configuration}`);
+    const startOne = async (): Promise<Child> => (await startServers())[0] ?? first;
+    const atScale = store.kind === 'sqlite' && wanted('readings-10m') ? await measureAtScale(startOne, store.dataDir) : undefined;
     if (atScale !== undefined) rows.push(atScale.row);
     // After the lists (it adds a year of orders, rollups, commands and alarms): the analysis calls, p95 target apart.
-    const statsYear = wanted('stats-year') ? await measureStatsYear(startServer, dataDir, log) : undefined;
-
-    const problems = [...rows.flatMap(misses), ...(atScale?.problems ?? []), ...(statsYear?.problems ?? [])];
-    const report: Report = {
-      date,
-      machine: host,
-      settings: { ...settings, only, pipelining: 1, cpuProfile: profileDir !== undefined },
+    const statsYear = store.kind === 'sqlite' && wanted('stats-year') ? await measureStatsYear(startOne, store.dataDir, log) : undefined;
+    return {
+      configuration,
+      deployment,
       data: {
-        store: 'SQLite (WAL), fresh DATA_DIR in the system temp directory',
+        store: store.kind === 'sqlite' ? 'SQLite (WAL), fresh DATA_DIR in the system temp directory' : 'PostgreSQL, a fresh database dropped afterwards (analysed after seeding)',
         devices: DEVICES,
         stateRecords: DEVICES * READINGS_PER_DEVICE,
         orders: DEVICES * ORDERS_PER_DEVICE,
         viewer: `${ADMIN.Account}: Level 1 under the super administrator, ${SCOPED_DEVICES} devices in account_devices`,
-        seedSeconds: seeded === undefined ? null : Math.round(seeded.seconds * 10) / 10,
-        seeding: 'accounts through the server code; bulk rows with better-sqlite3 prepared statements in large transactions; no ANALYZE',
+        seedSeconds,
+        seeding: 'accounts through the server code; bulk rows in large transactions (bench/store.ts)',
       },
-      target: TARGET,
       rows,
+      cpu: shares,
+      bottleneck: bottleneckLine(shares, os.cpus().length, profile),
       ...(statsYear === undefined ? {} : { statsYear: { target: 'p95 <= 300 ms per call', data: statsYear.data, rows: statsYear.rows } }),
-      met: problems.length === 0,
-      misses: problems,
+      misses: [...rows.flatMap(misses), ...(atScale?.problems ?? []), ...(statsYear?.problems ?? [])].map((miss) => `${configuration}: ${miss}`),
     };
-    log('');
-    log(table(rows));
-    log('');
-    if (process.env.BENCH_NO_REPORT !== '1') {
-      const file = writeReport(BENCH_DIR, report);
-      log(`results: ${path.relative(ROOT, file)}`);
-    }
-    if (problems.length > 0) {
-      log(`TARGET MISSED (≥ ${TARGET.requestsPerSecond} req/s and p99 ≤ ${TARGET.p99Ms} ms per counted scenario, no non-2xx):`);
-      for (const problem of problems) log(`  - ${problem}`);
-      return 1;
-    }
-    log(`target met: every counted scenario ≥ ${TARGET.requestsPerSecond} req/s with p99 ≤ ${TARGET.p99Ms} ms, no non-2xx answers`);
-    return 0;
   } finally {
-    for (const child of children) await child.stop();
-    if (reused === undefined) rmSync(dataDir, { recursive: true, force: true });
+    interrupted();
+    await cleanUp();
   }
+};
+
+const main = async (): Promise<number> => {
+  const date = new Date().toISOString();
+  const host = machine(sqliteVersion());
+  const deployments = deploymentsToRun();
+  log(`bench:api ${date} on ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, SQLite ${host.sqlite ?? '?'}: ${deployments.map(describeDeployment).join(', then ')}`);
+  const ceiling = await measureCeiling();
+  const runs: ApiRun[] = [];
+  for (const deployment of deployments) runs.push(await measureRun(deployment, ceiling));
+  const problems = runs.flatMap((one) => one.misses);
+  const report: Report = {
+    date,
+    machine: host,
+    settings: { ...settings, only, pipelining: 1, cpuProfile: process.env.BENCH_CPU_PROF !== undefined, configurations: deployments.map(describeDeployment) },
+    target: TARGET,
+    ceiling,
+    runs,
+    met: problems.length === 0,
+    misses: problems,
+  };
+  log('');
+  if (process.env.BENCH_NO_REPORT === '1') for (const line of apiSummary(report)) log(line);
+  else log(`results: ${path.relative(ROOT, writeReport(BENCH_DIR, resultsKind('api', deployments), report))}`);
+  if (problems.length > 0) {
+    log(`TARGET MISSED (≥ ${TARGET.requestsPerSecond} req/s and p99 ≤ ${TARGET.p99Ms} ms per counted scenario, no non-2xx):`);
+    for (const problem of problems) log(`  - ${problem}`);
+    return 1;
+  }
+  log(`target met: every counted scenario ≥ ${TARGET.requestsPerSecond} req/s with p99 ≤ ${TARGET.p99Ms} ms, no non-2xx answers`);
+  return 0;
 };
 
 /**
@@ -284,7 +316,7 @@ async function measureAtScale(startServer: () => Promise<Child>, dataDir: string
   await verify(server.url, token, readingsAtScaleScenario(9_999));
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   const plan = about(readingsAtScaleScenario);
-  const measured = await measure(server, () => requestsOf([readingsAtScaleScenario(77)], headers), settings.durationSeconds, plan.name);
+  const measured = await measure([server], () => requestsOf([readingsAtScaleScenario(77)], headers), settings.durationSeconds, plan.name);
   await server.stop();
   const row = toRow(plan.name, plan.description, false, measured);
   const problems = row.latencyMs.p99 > TARGET.p99Ms ? [`${plan.name}: p99 ${row.latencyMs.p99} ms > ${TARGET.p99Ms} ms`] : [];

@@ -10,7 +10,8 @@ declare module 'autocannon' {
   }
 
   export interface Options {
-    url: string;
+    /** Several: connection n takes URL n modulo their number. */
+    url: string | string[];
     connections?: number;
     pipelining?: number;
     duration?: number;

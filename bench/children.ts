@@ -16,10 +16,22 @@ const killAll = (): void => {
   }
 };
 process.on('exit', killAll);
+
+/** Clean-ups that must run even when the benchmark is interrupted: a database to drop, broker sessions to end. */
+const onInterrupt = new Set<() => Promise<unknown>>();
+
+/** Runs `cleanUp` also if the benchmark is interrupted (SIGINT, SIGTERM) before it answers; call the answer once it ran. */
+export const alsoOnInterrupt = (cleanUp: () => Promise<unknown>): (() => void) => {
+  onInterrupt.add(cleanUp);
+  return () => onInterrupt.delete(cleanUp);
+};
+
 for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15]] as const) {
   process.on(signal, () => {
     killAll();
-    process.exit(128 + number);
+    // At most 20 s: a clean-up that hangs must not keep the benchmark from ending.
+    const cleanUps = Promise.allSettled([...onInterrupt].map((cleanUp) => cleanUp()));
+    void Promise.race([cleanUps, new Promise((resolve) => setTimeout(resolve, 20_000))]).finally(() => process.exit(128 + number));
   });
 }
 

@@ -3,11 +3,12 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import SqliteDatabase from 'better-sqlite3';
-import { freePort, startChild, type Child } from './children';
+import type { Child } from './children';
+import { EMBEDDED, startInstances } from './deployment';
 import type { LoadAnswer, LoadCommand } from './ingest-load';
 import { ingestEnv } from './ingest-seed';
 import { ROOT } from './seed';
+import { sqliteStore, type Readings } from './store';
 
 /**
  * What the benchmarks with a fleet publishing over MQTT share (bench:ingest, bench:monitor,
@@ -69,11 +70,12 @@ interface FleetServer {
  * `server/main.ts` in a child process on the store `seedIngest` wrote, its embedded broker on a free
  * port; `consoleDir` is the built console it serves (none by default).
  */
-export const startFleetServer = async (dataDir: string, options: { consoleDir?: string; nodeFlags?: string[] } = {}): Promise<FleetServer> => {
-  const mqttPort = await freePort();
-  const env = { ...ingestEnv(dataDir, mqttPort), ...(options.consoleDir === undefined ? {} : { CONSOLE_DIR: options.consoleDir }) };
-  const server = await startChild({ entry: 'server/main.ts', cwd: ROOT_DIR, env, nodeFlags: options.nodeFlags ?? [], readyPath: '/healthz' });
-  return { server, brokerUrl: `mqtt://127.0.0.1:${mqttPort}` };
+export const startFleetServer = async (dataDir: string, options: { consoleDir?: string } = {}): Promise<FleetServer> => {
+  const env = { ...ingestEnv(sqliteStore(dataDir)), ...(options.consoleDir === undefined ? {} : { CONSOLE_DIR: options.consoleDir }) };
+  const { servers, brokerUrl } = await startInstances(EMBEDDED, env, '', { root: ROOT_DIR });
+  const [server] = servers;
+  if (server === undefined) throw new Error('no server started');
+  return { server, brokerUrl };
 };
 
 /** A session token of `account` (`POST /upstream/login`), for REST calls and live streams. */
@@ -94,28 +96,28 @@ export const loadAverages = (): number[] => os.loadavg().map((value) => Math.rou
 /** The machine's 1-minute load average, to 0.01. */
 export const loadAverage = (): number => loadAverages()[0] ?? 0;
 
-/** Rows persisted, sampled every second from the store (its newest rowid; readings are only ever added). */
-export const sampleRows = (file: string) => {
-  const reader = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
-  const newest = reader.prepare('select coalesce(max(id), 0) as rows from state_records');
-  const read = (): number => (newest.get() as { rows: number }).rows;
+/** Rows persisted, sampled every second from the store (its newest id; readings are only ever added). */
+export const sampleRows = (readings: Readings) => {
   const samples: { at: number; rows: number }[] = [];
-  const timer = setInterval(() => samples.push({ at: performance.now(), rows: read() }), 1000);
-  return {
-    samples,
-    read,
-    /** Readings stored after the row `after` (the seeded history comes before the run's first). */
-    countAfter: (after: number): number => (reader.prepare('select count(*) as n from state_records where id > ?').get(after) as { n: number }).n,
-    stop: () => {
-      clearInterval(timer);
-      reader.close();
-    },
-  };
+  const timer = setInterval(() => {
+    const at = performance.now();
+    void readings.newest().then((rows) => samples.push({ at, rows }), () => undefined);
+  }, 1000);
+  return { samples, stop: () => clearInterval(timer) };
 };
 
-/** Stops what a run started, the last started first, then deletes its data directory. */
+/**
+ * Stops what a run started, the last started first, then deletes its data directory; a stop that fails
+ * is reported and the others still run, so one failure leaves nothing else behind.
+ */
 export const cleanUp = async (stops: readonly (() => unknown)[], dataDir: string): Promise<void> => {
-  for (const stop of [...stops].reverse()) await stop();
+  for (const stop of [...stops].reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      process.stderr.write(`clean-up: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
   rmSync(dataDir, { recursive: true, force: true });
 };
 

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { loadConfig, type Env } from '../server/config';
-import { openSqlite } from '../server/db/sqlite';
 import { hashDeviceSecret } from '../server/devices/registry';
 import { seededRandom } from '../src/domain/random';
 import type { BenchDevice } from './ingest-load';
 import { readingInserter, ROOT, seedAccounts, UNLIMITED } from './seed';
+import type { BenchStore } from './store';
 
 /**
- * The store of `npm run bench:ingest`, in a fresh SQLite DATA_DIR: the super administrator and a
+ * The store of `npm run bench:ingest`, fresh (bench/store.ts): the super administrator and a
  * watcher (Level 1) who manages WATCHED of the publishing devices and every alarm chamber (bench:alarms),
  * every device with a secret whose hash is stored as registration stores it (the chambers' process gets
  * the secrets), and HISTORY_PER_DEVICE earlier readings of each publishing device.
@@ -41,17 +41,14 @@ export interface IngestFleet {
   alarming: BenchDevice[];
 }
 
-export const ingestEnv = (dataDir: string, mqttPort: number): Env => ({
+/** The server's environment on `store` without its broker's (bench/deployment.ts adds it). */
+export const ingestEnv = (store: Pick<BenchStore, 'dataDir' | 'env'>): Env => ({
   ...UNLIMITED,
-  DATA_DIR: dataDir,
+  ...store.env,
   ADMIN_ACCOUNT: ROOT.Account,
   ADMIN_PASSWORD: ROOT.Code,
   LOG_LEVEL: 'warn',
-  CONSOLE_DIR: path.join(dataDir, 'no-console'),
-  MQTT_PORT: String(mqttPort),
-  MQTT_HOST: '127.0.0.1',
-  // Every chamber of the load connects from this one address, thousands in the first seconds.
-  MQTT_CONNECTS_PER_ADDRESS_PER_MINUTE: '1000000',
+  CONSOLE_DIR: path.join(store.dataDir, 'no-console'),
   WORKERS: '1',
 });
 
@@ -60,45 +57,50 @@ const device = (prefix: string, index: number): BenchDevice => {
   return { id, secret: `bench-secret-${id}` };
 };
 
+/**
+ * Seeds `store`; `tag` goes into every device Id (on a broker other runs share, each run's chambers
+ * are its own clients and topics).
+ */
 export const seedIngest = async (
-  dataDir: string,
+  store: BenchStore,
   counts: { publishing: number; idle: number; watched: number; history: number; alarming?: number },
+  tag = '',
 ): Promise<IngestFleet> => {
-  const config = loadConfig(ingestEnv(dataDir, 0));
-  if (config.database.kind !== 'sqlite') throw new Error('bench:ingest runs on SQLite');
+  const config = loadConfig(ingestEnv(store));
   const watcherId = await seedAccounts(config, WATCHER);
 
   const fleet: IngestFleet = {
-    publishing: Array.from({ length: counts.publishing }, (_, index) => device('BENCH', index)),
-    idle: Array.from({ length: counts.idle }, (_, index) => device('IDLE', index)),
+    publishing: Array.from({ length: counts.publishing }, (_, index) => device(`BENCH${tag}`, index)),
+    idle: Array.from({ length: counts.idle }, (_, index) => device(`IDLE${tag}`, index)),
     watched: [],
-    alarming: Array.from({ length: counts.alarming ?? 0 }, (_, index) => device('ALARM', index)),
+    alarming: Array.from({ length: counts.alarming ?? 0 }, (_, index) => device(`ALARM${tag}`, index)),
   };
   // Every n-th publishing device is watched, so the watched ones are spread over the schedule.
   const every = Math.max(1, Math.floor(counts.publishing / counts.watched));
   fleet.watched = [...fleet.publishing.filter((_, index) => index % every === 0).slice(0, counts.watched), ...fleet.alarming].map((one) => one.id);
 
-  const connection = openSqlite(config.database.file, 'NORMAL');
+  const bulk = await store.bulk();
   try {
     const now = Date.now();
-    const insertDevice = connection.prepare(
-      `insert into devices (id, name, type, permission, location, state, order_num, erd, online, last_seen_at, secret_hash, created_at, updated_at)
-       values (?, ?, ${BENCH_DEVICE_TYPE}, 'Open', 'Bench hall', 'Work', null, 0, 0, null, ?, ?, ?)`,
-    );
-    const assign = connection.prepare('insert into account_devices (account_id, device_id, created_at) values (?, ?, ?)');
-    connection.transaction(() => {
-      for (const one of [...fleet.publishing, ...fleet.idle, ...fleet.alarming]) insertDevice.run(one.id, one.id, hashDeviceSecret(one.secret), now, now);
-      for (const id of fleet.watched) assign.run(watcherId, id, now);
-    })();
-    const insertReading = readingInserter(connection, seededRandom(20261125));
-    connection.transaction(() => {
-      for (let second = 0; second < counts.history; second += 1) {
-        const time = now - (counts.history - second) * 1000;
-        for (const one of fleet.publishing) insertReading(one.id, time, second);
-      }
-    })();
+    const insertDevice = bulk.into('devices', ['id', 'name', 'type', 'permission', 'location', 'state', 'order_num', 'erd', 'online', 'last_seen_at', 'secret_hash', 'created_at', 'updated_at']);
+    const assign = bulk.into('account_devices', ['account_id', 'device_id', 'created_at']);
+    await bulk.transaction(() => {
+      for (const one of [...fleet.publishing, ...fleet.idle, ...fleet.alarming]) insertDevice(one.id, one.id, BENCH_DEVICE_TYPE, 'Open', 'Bench hall', 'Work', null, 0, 0, null, hashDeviceSecret(one.secret), now, now);
+      for (const id of fleet.watched) assign(watcherId, id, now);
+    });
+    const insertReading = readingInserter(bulk, seededRandom(20261125));
+    // About 100,000 readings a transaction: PostgreSQL's are held in memory until committed.
+    const secondsPerTransaction = Math.max(1, Math.floor(100_000 / Math.max(1, fleet.publishing.length)));
+    for (let from = 0; from < counts.history; from += secondsPerTransaction) {
+      await bulk.transaction(() => {
+        for (let second = from; second < Math.min(from + secondsPerTransaction, counts.history); second += 1) {
+          const time = now - (counts.history - second) * 1000;
+          for (const one of fleet.publishing) insertReading(one.id, time, second);
+        }
+      });
+    }
   } finally {
-    connection.close();
+    await bulk.close();
   }
   return fleet;
 };

@@ -1,38 +1,44 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DevicePatch } from '../src/domain/live';
 import { createEventStreamParser, readEventStream } from '../src/domain/eventStream';
-import { cpuTimeMs } from './children';
-import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_TARGET, INGEST_WATCHED, loadAverage, ran, ROOT_DIR, sampleHeld, sampleRows, signInApi, startChambers, startFleetServer } from './fleet';
-import { percentiles, type Percentiles } from './ingest-load';
-import { HISTORY_PER_DEVICE, seedIngest, WATCHER } from './ingest-seed';
+import { alsoOnInterrupt } from './children';
+import { bottleneckLine, measureCpu, mosquittoPart, postgresPart, profileTop, type Part } from './cpu';
+import { deploymentsToRun, describeDeployment, forgetChambers, mosquittoDropped, resultsKind, runTag, startInstances, type Deployment } from './deployment';
+import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, ran, ROOT_DIR, sampleHeld, sampleRows, signInApi, startChambers } from './fleet';
+import { ingestTable, runMisses, SCALEOUT_TARGET, targetOf, type IngestReport, type IngestRun } from './ingest-report';
+import { percentiles } from './ingest-load';
+import { HISTORY_PER_DEVICE, ingestEnv, seedIngest, WATCHER, type IngestFleet } from './ingest-seed';
 import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
+import { openStore } from './store';
 
 /**
- * `npm run bench:ingest`: chambers publish QoS 1 telemetry to the server's embedded
- * broker while browsers watch the live stream.
+ * `npm run bench:ingest`: chambers publish QoS 1 telemetry while browsers watch the live stream, in the
+ * configuration BENCH_STORE, BENCH_BROKER and BENCH_INSTANCES name (bench/deployment.ts; by default
+ * SQLite, the embedded broker, one instance), or with BENCH_COMPARE=1 the embedded one first, then that.
  *
- * 1. Seeds a fresh SQLite store (bench/ingest-seed.ts): publishing devices with HISTORY_PER_DEVICE
- *    earlier readings each (the store's steady state), idle devices, a watcher.
- * 2. Ceiling: a bare aedes broker (bench/broker-ceiling.ts); the publishing devices publish as fast as
- *    acknowledgements allow (one in flight each) for BENCH_CEILING_SECONDS.
- * 3. The server (server/main.ts, one process, embedded broker on a free MQTT_PORT): the idle devices
- *    connect (server memory per connection: its RSS before and after), the watcher opens BENCH_STREAMS
- *    live streams, then the publishing devices publish BENCH_RATE messages/s in total for BENCH_DURATION
- *    seconds on a fixed schedule. Measured: rows persisted per second (the state records' newest rowid,
- *    sampled every second), publish-to-PUBACK latency (the PUBACK waits for the commit), device-to-browser
- *    latency (a reading's Time to its arrival on a stream), server CPU per message.
- * 4. Writes bench/results/ingest-<date>.json and prints its table; exits 1 when a target is
- *    missed or an acknowledged reading is not stored.
+ * 1. Seeds a fresh store (bench/ingest-seed.ts): publishing devices with HISTORY_PER_DEVICE earlier
+ *    readings each (the store's steady state), idle devices, a watcher.
+ * 2. Ceiling (once): a bare aedes broker (bench/broker-ceiling.ts); the publishing devices publish as
+ *    fast as acknowledgements allow (one in flight each) for BENCH_CEILING_SECONDS.
+ * 3. The servers (server/main.ts, one process an instance): the idle devices connect (with the embedded
+ *    broker, server memory per connection: its RSS before and after), the watcher opens BENCH_STREAMS
+ *    live streams on the first instance, then the publishing devices publish BENCH_RATE messages/s in
+ *    total for BENCH_DURATION seconds on a fixed schedule. Measured: rows persisted per second (the
+ *    readings' newest id, sampled every second), publish-to-PUBACK latency (the embedded broker's PUBACK
+ *    waits for the commit; Mosquitto's for its receipt), device-to-browser latency (a reading's Time to
+ *    its arrival on a stream), CPU by part, and afterwards every acknowledged reading stored once.
+ * 4. Writes bench/results/ingest-<configuration>-<date>.json and prints the runs side by side; exits 1
+ *    when a target is missed or an acknowledged reading is not stored exactly once.
  */
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
 const settings = {
-  ratePerSecond: numberSetting('BENCH_RATE', INGEST_RATE),
+  /** Offered load; by default each configuration's target and 2.5 % (the embedded 10,250, the scale-out 5,125). */
+  ratePerSecond: process.env.BENCH_RATE === undefined ? null : numberSetting('BENCH_RATE', INGEST_RATE),
   durationSeconds: numberSetting('BENCH_DURATION', 60),
   ceilingSeconds: numberSetting('BENCH_CEILING_SECONDS', 15),
   publishingDevices: numberSetting('BENCH_DEVICES', INGEST_DEVICES),
@@ -43,6 +49,7 @@ const settings = {
   /** The first seconds of the run are not counted in the sustained rate (connections warming up). */
   warmupSeconds: 5,
 };
+const rateOf = (deployment: Deployment): number => settings.ratePerSecond ?? Math.round(targetOf(deployment).messagesPerSecond * 1.025);
 
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -87,183 +94,180 @@ const openStreams = async (url: string, token: string, count: number) => {
   return { latencies, state, close: () => controller.abort() };
 };
 
-interface IngestReport {
-  date: string;
-  machine: ReturnType<typeof machine>;
-  settings: typeof settings;
-  target: typeof INGEST_TARGET;
-  ceiling: { messagesPerSecond: number; ackMs: Percentiles; chambersCpuShare: number };
-  server: {
-    offeredPerSecond: number;
-    sent: number;
-    acked: number;
-    failed: number;
-    stored: number;
-    persistedPerSecond: number;
-    lowestFiveSecondPerSecond: number;
-    ackMs: Percentiles;
-    liveMs: Percentiles;
-    liveEvents: number;
-    bytesPerIdleConnection: number;
-    cpuUsPerMessage: number | null;
-    /** CPU time of the chambers' process per second of the run (1 = one core busy). */
-    chambersCpuShare: number;
-    /** The same for this, the measuring process (its 20 streams). */
-    measuringCpuShare: number;
-    /** Messages the server held unsettled, sampled every second. */
-    heldBySecond: Percentiles;
-    load: number;
+type Chambers = ReturnType<typeof startChambers>;
+
+/** The bare broker's rate with these chambers, one in flight each. */
+const measureCeiling = async (chambers: Chambers, devices: IngestFleet['publishing']): Promise<IngestReport['ceiling']> => {
+  const ceiling = await startCeiling();
+  try {
+    await chambers.ask({ type: 'connect', url: `mqtt://127.0.0.1:${ceiling.port}`, devices, publish: true });
+    const run = ran(await chambers.ask({ type: 'run', mode: 'max', ratePerSecond: 0, seconds: settings.ceilingSeconds }));
+    await chambers.ask({ type: 'disconnect' });
+    const messagesPerSecond = Math.round(run.acked / run.seconds);
+    log(`ceiling (bare aedes): ${messagesPerSecond} messages/s, PUBACK p50 ${run.ackMs.p50} ms p99 ${run.ackMs.p99} ms, chambers' process CPU ${run.cpuShare}`);
+    return { messagesPerSecond, ackMs: run.ackMs, chambersCpuShare: run.cpuShare };
+  } finally {
+    ceiling.child.kill('SIGKILL');
+  }
+};
+
+/** The persisted rate over the window after the warm-up, and its slowest 5 s. */
+const rates = (samples: readonly { at: number; rows: number }[], started: number) => {
+  const window = samples.filter((sample) => sample.at >= started + settings.warmupSeconds * 1000 && sample.at <= started + settings.durationSeconds * 1000);
+  const first = window[0];
+  const last = window[window.length - 1];
+  let lowest = Number.POSITIVE_INFINITY;
+  for (let index = 5; index < window.length; index += 1) {
+    const a = window[index - 5];
+    const b = window[index];
+    if (a !== undefined && b !== undefined) lowest = Math.min(lowest, ((b.rows - a.rows) * 1000) / (b.at - a.at));
+  }
+  return {
+    persistedPerSecond: first !== undefined && last !== undefined && last.at > first.at ? Math.round(((last.rows - first.rows) * 1000) / (last.at - first.at)) : 0,
+    lowestFiveSecondPerSecond: Number.isFinite(lowest) ? Math.round(lowest) : 0,
   };
-  met: boolean;
-  misses: string[];
-}
+};
 
-const writeIngestReport = (report: IngestReport): string =>
-  writeResults(BENCH_DIR, 'ingest', report, (file) => {
-    const s = report.server;
-    const m = report.machine;
-    return [
-      `Run: **${report.date}** (${file}), ${report.met ? '**targets met**' : '**target MISSED**'}.`,
-      '',
-      `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Load average at the end: ${s.load}.`,
-      `Load: ${report.settings.publishingDevices} publishing devices (${report.settings.historyPerDevice} readings of history each), ${report.settings.idleDevices} idle ones, ${report.settings.streams} live streams of a Level-1 watcher managing ${report.settings.watchedDevices} devices; ${report.settings.ratePerSecond} messages/s offered for ${report.settings.durationSeconds} s.`,
-      '',
-      '| measure | result | target |',
-      '|---|--:|--:|',
-      `| ceiling: bare aedes, messages/s (one in flight per device) | ${report.ceiling.messagesPerSecond} | |`,
-      `| persisted messages/s over the run (after ${report.settings.warmupSeconds} s) | ${s.persistedPerSecond} | ≥ ${report.target.messagesPerSecond} |`,
-      `| persisted messages/s, slowest 5 s | ${s.lowestFiveSecondPerSecond} | |`,
-      `| acknowledgement latency p50 / p99, ms | ${s.ackMs.p50} / ${s.ackMs.p99} | p99 ≤ ${report.target.ackP99Ms} |`,
-      `| device-to-browser latency p50 / p95, ms (${s.liveEvents} readings seen) | ${s.liveMs.p50} / ${s.liveMs.p95} | p95 ≤ ${report.target.liveP95Ms} |`,
-      `| server memory per idle device connection, KB | ${(s.bytesPerIdleConnection / 1024).toFixed(1)} | ≤ ${report.target.bytesPerIdleConnection / 1024} |`,
-      `| server CPU per message, µs | ${s.cpuUsPerMessage ?? ''} | |`,
-      `| the chambers' process, cores busy (ceiling run / server run) | ${report.ceiling.chambersCpuShare} / ${s.chambersCpuShare} | |`,
-      `| the measuring process (${report.settings.streams} streams), cores busy | ${s.measuringCpuShare} | |`,
-      `| messages the server held unsettled, sampled each second: p50 / max | ${s.heldBySecond.p50} / ${s.heldBySecond.max} | |`,
-      `| sent / acknowledged / stored | ${s.sent} / ${s.acked} / ${s.stored} | every acknowledged one stored |`,
-      '',
-      ...(report.misses.length === 0 ? [] : ['Missed:', '', ...report.misses.map((miss) => `- ${miss}`), '']),
+/** One configuration: seed its store, start its instances, load them, count; everything it started is gone when it returns. */
+const measureRun = async (deployment: Deployment, chambers: Chambers, ceiling: { value?: IngestReport['ceiling'] }): Promise<IngestRun> => {
+  const configuration = describeDeployment(deployment);
+  const run = runTag();
+  log(`\n${configuration} (run ${run}):`);
+  const store = await openStore(deployment.store, 'oxygen-ingest-');
+  const stops: (() => unknown)[] = [store.drop];
+  const interrupted = alsoOnInterrupt(() => cleanUp(stops, store.dataDir));
+  const shared = deployment.broker === 'mosquitto';
+  try {
+    const fleet = await seedIngest(
+      store,
+      { publishing: settings.publishingDevices, idle: settings.idleDevices, watched: settings.watchedDevices, history: settings.historyPerDevice },
+      shared ? run : '',
+    );
+    log(`seeded ${fleet.publishing.length} publishing devices (${settings.historyPerDevice} readings of history each) and ${fleet.idle.length} idle ones on ${store.database ?? store.dataDir}`);
+    ceiling.value ??= await measureCeiling(chambers, fleet.publishing);
+
+    const profileDir = process.env.BENCH_CPU_PROF === undefined ? undefined : path.resolve(process.env.BENCH_CPU_PROF);
+    const nodeFlags = [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir])];
+    const instances = await startInstances(deployment, ingestEnv(store), run, { root: ROOT_DIR, nodeFlags });
+    // Chambers on a shared broker leave their sessions and retained statuses behind unless forgotten.
+    if (shared) stops.push(() => forgetChambers(instances.brokerUrl, [...fleet.publishing, ...fleet.idle].map((device) => device.id)));
+    stops.push(instances.stop, () => chambers.ask({ type: 'disconnect' }));
+    const [first] = instances.servers;
+    const pids = instances.servers.map((server) => server.process.pid ?? 0);
+    if (first === undefined || pids.includes(0)) throw new Error('a server has no pid');
+    await sleep(2000);
+    const before = rssBytes(pids[0] ?? 0);
+    await chambers.ask({ type: 'connect', url: instances.brokerUrl, devices: fleet.idle, publish: false });
+    await sleep(3000);
+    const bytesPerIdleConnection = shared || fleet.idle.length === 0 ? null : Math.round((rssBytes(pids[0] ?? 0) - before) / fleet.idle.length);
+    if (bytesPerIdleConnection !== null) log(`idle connections: ${(bytesPerIdleConnection / 1024).toFixed(1)} KB each (${fleet.idle.length} connected)`);
+
+    await chambers.ask({ type: 'connect', url: instances.brokerUrl, devices: fleet.publishing, publish: true });
+    const streams = await openStreams(first.url, await signInApi(first.url, WATCHER), settings.streams);
+    stops.push(streams.close);
+    const readings = await store.readings();
+    stops.push(readings.close);
+    const rows = sampleRows(readings);
+    stops.push(rows.stop);
+    const rowsBefore = await readings.newest();
+    const parts: Part[] = [
+      ...pids.map((pid, index) => ({ name: pids.length === 1 ? 'server' : `instance ${index + 1}`, pids: async () => [pid] })),
+      ...(store.database === undefined ? [] : [postgresPart(store.database)]),
+      ...(shared ? [mosquittoPart()] : []),
+      { name: 'chambers', pids: async () => [chambers.child.pid ?? 0] },
     ];
-  });
-
-const misses = (report: Omit<IngestReport, 'met' | 'misses'>): string[] => {
-  const s = report.server;
-  const t = report.target;
-  return [
-    s.persistedPerSecond < t.messagesPerSecond ? `persisted ${s.persistedPerSecond} messages/s < ${t.messagesPerSecond}` : '',
-    s.ackMs.p99 > t.ackP99Ms ? `acknowledgement p99 ${s.ackMs.p99} ms > ${t.ackP99Ms} ms` : '',
-    s.liveMs.p95 > t.liveP95Ms ? `live p95 ${s.liveMs.p95} ms > ${t.liveP95Ms} ms` : '',
-    s.liveEvents === 0 ? 'no reading reached a live stream' : '',
-    s.bytesPerIdleConnection > t.bytesPerIdleConnection ? `${(s.bytesPerIdleConnection / 1024).toFixed(1)} KB per idle connection > ${t.bytesPerIdleConnection / 1024} KB` : '',
-    s.failed > 0 ? `${s.failed} publishes failed` : '',
-    s.stored < s.acked ? `${s.acked - s.stored} acknowledged readings are not stored` : '',
-  ].filter((miss) => miss !== '');
+    const droppedBefore = shared ? await mosquittoDropped(instances.brokerUrl) : null;
+    const cpu = await measureCpu(parts);
+    const ownCpuBefore = process.cpuUsage();
+    const holding = await Promise.all(instances.servers.map((server) => sampleHeld(server.url)));
+    streams.state.recording = true;
+    const started = performance.now();
+    const offered = rateOf(deployment);
+    const load = ran(await chambers.ask({ type: 'run', mode: 'open', ratePerSecond: offered, seconds: settings.durationSeconds }));
+    const loadEnded = performance.now();
+    streams.state.recording = false;
+    for (const held of holding) held.stop();
+    const shares = await cpu.stop();
+    const ownCpu = process.cpuUsage(ownCpuBefore);
+    const serversMs = shares.parts.slice(0, pids.length).reduce((sum, part) => sum + part.cores * load.seconds * 1000, 0);
+    // Every acknowledged reading must be stored once (the embedded broker's PUBACK waited for its commit;
+    // Mosquitto's did not, so what it holds for the instances may still be on its way).
+    let counted = await readings.after(rowsBefore);
+    for (const deadline = Date.now() + 30_000; counted.distinct < load.acked && Date.now() < deadline; counted = await readings.after(rowsBefore)) await sleep(1000);
+    rows.stop();
+    // Once Mosquitto has renewed its $SYS counters (every 10 s) since the load ended.
+    if (shared) await sleep(Math.max(0, loadEnded - performance.now() + 11_000));
+    const droppedAfter = shared ? await mosquittoDropped(instances.brokerUrl) : null;
+    await chambers.ask({ type: 'disconnect' });
+    // Stopped before the report: a profiled instance writes its profile as it exits.
+    await instances.stop();
+    const profile = profileDir === undefined ? [] : profileTop(profileDir, pids[0] ?? 0);
+    const partial: Omit<IngestRun, 'misses'> = {
+      configuration,
+      deployment,
+      target: targetOf(deployment),
+      offeredPerSecond: offered,
+      sent: load.sent,
+      acked: load.acked,
+      failed: load.failed,
+      stored: {
+        rows: counted.rows,
+        distinct: counted.distinct,
+        duplicates: counted.rows - counted.distinct,
+        missing: Math.max(0, load.acked - counted.distinct),
+        exactlyOnce: counted.rows === counted.distinct && counted.distinct >= load.acked,
+      },
+      brokerDropped: droppedBefore === null || droppedAfter === null ? null : droppedAfter - droppedBefore,
+      ...rates(rows.samples, started),
+      ackMs: load.ackMs,
+      liveMs: percentiles(streams.latencies),
+      liveEvents: streams.latencies.length,
+      bytesPerIdleConnection,
+      cpuUsPerMessage: load.acked === 0 ? null : Math.round((serversMs * 1000) / load.acked),
+      cpu: shares,
+      bottleneck: bottleneckLine(shares, machine().cores, profile),
+      measuringCpuShare: Math.round(((ownCpu.user + ownCpu.system) / 1e6 / load.seconds) * 100) / 100,
+      heldBySecond: holding.map((held) => percentiles(held.held)),
+      load: loadAverage(),
+    };
+    const result: IngestRun = { ...partial, misses: runMisses(partial) };
+    log(JSON.stringify({ ...result, deployment: undefined, target: undefined }, null, 2));
+    return result;
+  } finally {
+    interrupted();
+    await cleanUp(stops, store.dataDir);
+  }
 };
 
 const main = async (): Promise<number> => {
   const date = new Date().toISOString();
   const host = machine();
-  log(`bench:ingest ${date} on ${host.cpu}, ${host.cores} cores, Node ${host.node}`);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oxygen-ingest-'));
+  const deployments = deploymentsToRun();
+  log(`bench:ingest ${date} on ${host.cpu}, ${host.cores} cores, Node ${host.node}: ${deployments.map(describeDeployment).join(', then ')}`);
   const chambers = startChambers();
-  const stops: (() => unknown)[] = [() => chambers.child.kill('SIGKILL')];
   try {
-    const fleet = await seedIngest(dataDir, {
-      publishing: settings.publishingDevices,
-      idle: settings.idleDevices,
-      watched: settings.watchedDevices,
-      history: settings.historyPerDevice,
-    });
-    log(`seeded ${fleet.publishing.length} publishing devices (${settings.historyPerDevice} readings of history each) and ${fleet.idle.length} idle ones in ${dataDir}`);
-
-    // Ceiling: the bare broker.
-    const ceiling = await startCeiling();
-    await chambers.ask({ type: 'connect', url: `mqtt://127.0.0.1:${ceiling.port}`, devices: fleet.publishing, publish: true });
-    const ceilingRun = ran(await chambers.ask({ type: 'run', mode: 'max', ratePerSecond: 0, seconds: settings.ceilingSeconds }));
-    await chambers.ask({ type: 'disconnect' });
-    ceiling.child.kill('SIGKILL');
-    const ceilingRate = Math.round(ceilingRun.acked / ceilingRun.seconds);
-    log(`ceiling (bare aedes): ${ceilingRate} messages/s, PUBACK p50 ${ceilingRun.ackMs.p50} ms p99 ${ceilingRun.ackMs.p99} ms, chambers' process CPU ${ceilingRun.cpuShare}`);
-
-    // The server.
-    const profileDir = process.env.BENCH_CPU_PROF;
-    const { server, brokerUrl } = await startFleetServer(dataDir, {
-      nodeFlags: [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)])],
-    });
-    stops.push(() => server.stop());
-    const pid = server.process.pid;
-    if (pid === undefined) throw new Error('the server has no pid');
-    await sleep(2000);
-    const before = rssBytes(pid);
-    await chambers.ask({ type: 'connect', url: brokerUrl, devices: fleet.idle, publish: false });
-    await sleep(3000);
-    const bytesPerIdleConnection = Math.round((rssBytes(pid) - before) / fleet.idle.length);
-    log(`idle connections: ${(bytesPerIdleConnection / 1024).toFixed(1)} KB each (${fleet.idle.length} connected)`);
-
-    await chambers.ask({ type: 'connect', url: brokerUrl, devices: fleet.publishing, publish: true });
-    const token = await signInApi(server.url, WATCHER);
-    const streams = await openStreams(server.url, token, settings.streams);
-    stops.push(streams.close);
-    const rows = sampleRows(path.join(dataDir, 'oxygen.db'));
-    stops.push(rows.stop);
-    const rowsBefore = rows.read();
-    const cpuBefore = cpuTimeMs(pid);
-    const ownCpuBefore = process.cpuUsage();
-    streams.state.recording = true;
-    const started = performance.now();
-    const holding = await sampleHeld(server.url);
-    const run = ran(await chambers.ask({ type: 'run', mode: 'open', ratePerSecond: settings.ratePerSecond, seconds: settings.durationSeconds }));
-    holding.stop();
-    streams.state.recording = false;
-    const cpuAfter = cpuTimeMs(pid);
-    const ownCpu = process.cpuUsage(ownCpuBefore);
-    // Every acknowledged reading must be in the store (the PUBACK waited for its commit).
-    for (let waited = 0; rows.read() - rowsBefore < run.acked && waited < 10_000; waited += 100) await sleep(100);
-    const stored = rows.countAfter(rowsBefore);
-    const window = rows.samples.filter((sample) => sample.at >= started + settings.warmupSeconds * 1000 && sample.at <= started + settings.durationSeconds * 1000);
-    const first = window[0];
-    const last = window[window.length - 1];
-    const persistedPerSecond = first !== undefined && last !== undefined && last.at > first.at ? Math.round(((last.rows - first.rows) * 1000) / (last.at - first.at)) : 0;
-    let lowest = Number.POSITIVE_INFINITY;
-    for (let index = 5; index < window.length; index += 1) {
-      const a = window[index - 5];
-      const b = window[index];
-      if (a !== undefined && b !== undefined) lowest = Math.min(lowest, ((b.rows - a.rows) * 1000) / (b.at - a.at));
-    }
-    const partial: Omit<IngestReport, 'met' | 'misses'> = {
-      date,
-      machine: host,
-      settings,
-      target: INGEST_TARGET,
-      ceiling: { messagesPerSecond: ceilingRate, ackMs: ceilingRun.ackMs, chambersCpuShare: ceilingRun.cpuShare },
-      server: {
-        offeredPerSecond: settings.ratePerSecond,
-        sent: run.sent,
-        acked: run.acked,
-        failed: run.failed,
-        stored,
-        persistedPerSecond,
-        lowestFiveSecondPerSecond: Number.isFinite(lowest) ? Math.round(lowest) : 0,
-        ackMs: run.ackMs,
-        liveMs: percentiles(streams.latencies),
-        liveEvents: streams.latencies.length,
-        bytesPerIdleConnection,
-        cpuUsPerMessage: cpuBefore === undefined || cpuAfter === undefined || run.acked === 0 ? null : Math.round(((cpuAfter - cpuBefore) * 1000) / run.acked),
-        chambersCpuShare: run.cpuShare,
-        measuringCpuShare: Math.round(((ownCpu.user + ownCpu.system) / 1e6 / run.seconds) * 100) / 100,
-        heldBySecond: percentiles(holding.held),
-        load: loadAverage(),
-      },
-    };
-    const problems = misses(partial);
-    const report: IngestReport = { ...partial, met: problems.length === 0, misses: problems };
-    log(JSON.stringify(report.server, null, 2));
-    if (process.env.BENCH_NO_REPORT !== '1') log(`results: ${path.relative(ROOT_DIR, writeIngestReport(report))}`);
+    const ceiling: { value?: IngestReport['ceiling'] } = {};
+    const runs: IngestRun[] = [];
+    for (const deployment of deployments) runs.push(await measureRun(deployment, chambers, ceiling));
+    const problems = runs.flatMap((run) => run.misses);
+    if (ceiling.value === undefined) throw new Error('no ceiling measured');
+    const report: IngestReport = { date, machine: host, settings: { ...settings, configurations: deployments.map(describeDeployment), scaleOutTarget: SCALEOUT_TARGET }, ceiling: ceiling.value, runs, met: problems.length === 0, misses: problems };
+    const summary = (file: string): string[] => [
+      `Run: **${report.date}** (${file}), ${report.met ? '**targets met**' : '**target MISSED**'}.`,
+      '',
+      `Machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, ${host.os}, Node ${host.node}.`,
+      `Load: ${settings.publishingDevices} publishing devices (${settings.historyPerDevice} readings of history each), ${settings.idleDevices} idle ones, ${settings.streams} live streams of a Level-1 watcher managing ${settings.watchedDevices} devices, for ${settings.durationSeconds} s; ceiling (bare aedes, one in flight per device) ${report.ceiling.messagesPerSecond} messages/s.`,
+      '',
+      ...ingestTable(report),
+      '',
+      ...(problems.length === 0 ? [] : ['Missed:', '', ...problems.map((miss) => `- ${miss}`), '']),
+    ];
+    if (process.env.BENCH_NO_REPORT === '1') log(summary('not written').join('\n'));
+    else log(`results: ${path.relative(ROOT_DIR, writeResults(BENCH_DIR, resultsKind('ingest', deployments), report, summary))}`);
     return verdict(problems);
   } finally {
-    await cleanUp(stops, dataDir);
+    chambers.child.kill('SIGKILL');
   }
 };
-
 
 runBenchmark('bench:ingest', main);

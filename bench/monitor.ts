@@ -8,6 +8,7 @@ import { ensureBuilt } from './build';
 import { cleanUp, loadAverage, startChambers, startFleetServer } from './fleet';
 import { percentiles, type Percentiles } from './ingest-load';
 import { seedIngest, WATCHER } from './ingest-seed';
+import { sqliteStore } from './store';
 import { PAGE_SCRIPT, type PageRecording } from './monitor-page';
 import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
 
@@ -210,7 +211,7 @@ const main = async (): Promise<number> => {
   const stops: (() => unknown)[] = [() => chambers.child.kill('SIGKILL')];
   try {
     // Every chamber in the Level-1 administrator's scope; a few earlier readings each for the readings log.
-    const fleet = await seedIngest(dataDir, { publishing: settings.devices, idle: 0, watched: settings.devices, history: 10 });
+    const fleet = await seedIngest(sqliteStore(dataDir), { publishing: settings.devices, idle: 0, watched: settings.devices, history: 10 });
     const { server, brokerUrl } = await startFleetServer(dataDir, { consoleDir });
     stops.push(() => server.stop());
     await chambers.ask({ type: 'connect', url: brokerUrl, devices: fleet.publishing, publish: true });

@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Result } from 'autocannon';
+import type { CpuShares } from './cpu';
+import type { Deployment } from './deployment';
 
 /** The benchmark's results: one JSON file per run under bench/results/, its summary printed. */
 
@@ -96,7 +98,7 @@ export const misses = (row: Row): string[] => {
 const ms = (value: number): string => (value >= 10 ? value.toFixed(0) : value.toFixed(1));
 
 /** The results as a Markdown table (also printed: it reads as plain text). */
-export const table = (rows: readonly Row[]): string => {
+const table = (rows: readonly Row[]): string => {
   const lines = [
     '| scenario | counted | req/s | of ceiling | p50 ms | p97.5 ms | p99 ms | max ms | requests | non-2xx | server CPU µs/req | load |',
     '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
@@ -111,13 +113,26 @@ export const table = (rows: readonly Row[]): string => {
   return lines.join('\n');
 };
 
+/** One configuration's measurements (bench/deployment.ts). */
+export interface ApiRun {
+  configuration: string;
+  deployment: Deployment;
+  data: Record<string, unknown>;
+  rows: Row[];
+  /** Cores busy by part over the list scenarios (warm-ups included), and where the time went. */
+  cpu: CpuShares;
+  bottleneck: string;
+  statsYear?: Record<string, unknown>;
+  misses: string[];
+}
+
 export interface Report {
   date: string;
   machine: Machine;
   settings: Record<string, unknown>;
-  data: Record<string, unknown>;
   target: typeof TARGET;
-  rows: Row[];
+  ceiling: Row;
+  runs: ApiRun[];
   met: boolean;
   misses: string[];
 }
@@ -146,21 +161,33 @@ export const writeResults = (benchDir: string, kind: string, report: { date: str
   return file;
 };
 
-/** Writes bench/results/api-<date>.json and prints the run's table; returns the JSON's path. */
-export const writeReport = (benchDir: string, report: Report): string =>
-  writeResults(benchDir, 'api', report, (file) => {
-    const m = report.machine;
-    return [
-      `Run: **${report.date}** (${file}), ${report.met ? '**target met**' : '**target MISSED**'}.`,
-      '',
-      `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}${m.sqlite === undefined ? '' : `, SQLite ${m.sqlite}`}.`,
-      `Load: ${String(report.settings.connections)} connections, ${String(report.settings.durationSeconds)} s per scenario after a ${String(report.settings.warmupSeconds)} s warm-up, autocannon in the benchmark's process, each server in its own child process (${String(report.settings.workers ?? 1)} worker processes each, WORKERS).`,
-      '',
-      table(report.rows),
-      '',
-      ...(report.misses.length === 0 ? [] : ['Missed:', '', ...report.misses.map((miss) => `- ${miss}`), '']),
-    ];
-  });
+/** The counted scenarios' requests/s and p99, one column per configuration. */
+const sideBySide = (runs: readonly ApiRun[]): string[] => {
+  const names = [...new Set(runs.flatMap((run) => run.rows.map((row) => row.name)))];
+  return [
+    `| scenario: req/s, p99 ms | ${runs.map((run) => run.configuration).join(' | ')} |`,
+    `|---|${runs.map(() => '--:').join('|')}|`,
+    ...names.map((name) => `| ${name} | ${runs.map((run) => run.rows.find((row) => row.name === name)).map((row) => (row === undefined ? '' : `${row.requestsPerSecond}, ${ms(row.latencyMs.p99)}`)).join(' | ')} |`),
+  ];
+};
+
+/** The run in a few lines of Markdown: each configuration's table, side by side when there are several. */
+export const apiSummary = (report: Report, file = 'not written'): string[] => {
+  const m = report.machine;
+  return [
+    `Run: **${report.date}** (${file}), ${report.met ? '**target met**' : '**target MISSED**'}.`,
+    '',
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}${m.sqlite === undefined ? '' : `, SQLite ${m.sqlite}`}.`,
+    `Load: ${String(report.settings.connections)} connections, ${String(report.settings.durationSeconds)} s per scenario after a ${String(report.settings.warmupSeconds)} s warm-up, autocannon in the benchmark's process (its connections taking the instances in turn), each server in its own child process (${String(report.settings.workers ?? 1)} worker processes each, WORKERS).`,
+    '',
+    ...report.runs.flatMap((run) => [`${run.configuration}:`, '', table([report.ceiling, ...run.rows]), '', `Bottleneck: ${run.bottleneck}.`, '']),
+    ...(report.runs.length > 1 ? [...sideBySide(report.runs), ''] : []),
+    ...(report.misses.length === 0 ? [] : ['Missed:', '', ...report.misses.map((miss) => `- ${miss}`), '']),
+  ];
+};
+
+/** Writes bench/results/<kind>-<date>.json and prints its summary; returns the JSON's path. */
+export const writeReport = (benchDir: string, kind: string, report: Report): string => writeResults(benchDir, kind, report, (file) => apiSummary(report, file));
 
 /** Prints what missed the targets, or that none did, and answers the benchmark's exit code (1: missed). */
 export const verdict = (misses: readonly string[]): number => {

@@ -1,7 +1,6 @@
 import { createLiveFeed } from '../server/live/feed';
 import { unlinked } from '../server/mqtt/link';
 import path from 'node:path';
-import type SqliteDatabase from 'better-sqlite3';
 import { seededRandom } from '../src/domain/random';
 import { bootstrap } from '../server/accounts/bootstrap';
 import { createAccount } from '../server/accounts/service';
@@ -11,17 +10,19 @@ import type { AppContext } from '../server/context';
 import { createDatabase } from '../server/db/database';
 import { openSqlite } from '../server/db/sqlite';
 import { migrateToLatest } from '../server/db/migrations';
+import type { BenchStore, Bulk } from './store';
 
 /**
- * The benchmark's data set in a fresh SQLite DATA_DIR:
+ * The benchmark's data set in a fresh store (bench/store.ts: SQLite, or a PostgreSQL database):
  * - the super administrator (`bench-root`) and a first-level administrator (`bench-admin`, Level 1,
  *   under it) managing SCOPED_DEVICES of the DEVICES devices through account_devices;
  * - DEVICES devices, READINGS_PER_DEVICE state records each (one a minute, Time unique per device),
  *   ORDERS_PER_DEVICE orders each.
  *
  * Accounts go through the server's own code (migrations, bootstrap, createAccount: real scrypt hashes).
- * The bulk rows are written with plain better-sqlite3 prepared statements in large transactions: the
- * server's services write one row at a time and would take minutes for a million readings. Rows are
+ * The bulk rows are written in large transactions (bench/store.ts: prepared statements on SQLite, a
+ * column array a statement on PostgreSQL): the server's services write one row at a time and would take
+ * minutes for a million readings. Rows are
  * inserted in the order a live fleet produces them (readings minute by minute across all devices,
  * orders by time), so the table's rowid order and the index pages look like a real store's.
  * No ANALYZE is run: the server must plan well on a store nobody has tuned.
@@ -49,10 +50,11 @@ export const inScope = (index: number): boolean => index % 10 < 3;
  */
 export const UNLIMITED: Env = { API_RATE_PER_MINUTE: '10000000', API_RATE_PER_ADDRESS_PER_MINUTE: '10000000', LIVE_STREAMS_PER_SESSION: '1000' };
 
-/** The server's environment for this data set (the child server gets the same). */
-export const benchEnv = (dataDir: string): Env => ({
+/** The server's environment for this data set (the child server gets the same); `storeEnv` names a PostgreSQL store. */
+export const benchEnv = (dataDir: string, storeEnv: Env = {}): Env => ({
   ...UNLIMITED,
   DATA_DIR: dataDir,
+  ...storeEnv,
   ADMIN_ACCOUNT: ROOT.Account,
   ADMIN_PASSWORD: ROOT.Code,
   LOG_LEVEL: 'silent',
@@ -60,7 +62,6 @@ export const benchEnv = (dataDir: string): Env => ({
 });
 
 export interface SeedResult {
-  file: string;
   adminId: number;
   stateRecords: number;
   orders: number;
@@ -74,17 +75,14 @@ const SPEEDS = ['F', 'M', 'S'] as const;
 
 /**
  * Writes readings with plausible values straight into state_records (both benchmarks' seeds): the
- * answer inserts `id`'s reading at `time`; `sequence` (the reading's number in its device's series)
+ * answer writes `id`'s reading at `time`; `sequence` (the reading's number in its device's series)
  * varies the cyclic fields. Call it inside a transaction.
  */
-export const readingInserter = (connection: SqliteDatabase.Database, random: () => number): ((id: string, time: number, sequence: number) => void) => {
-  const statement = connection.prepare(
-    `insert into state_records (device_id, time, l, sp, st, ss, sl, sa, rcp, rrd, rcpi02, rgpi02, rct, rcrh, hm_hr, hm_sp02, hm_bp)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+export const readingInserter = (bulk: Bulk, random: () => number): ((id: string, time: number, sequence: number) => void) => {
+  const write = bulk.into('state_records', ['device_id', 'time', 'l', 'sp', 'st', 'ss', 'sl', 'sa', 'rcp', 'rrd', 'rcpi02', 'rgpi02', 'rct', 'rcrh', 'hm_hr', 'hm_sp02', 'hm_bp']);
   return (id, time, sequence) => {
     const pressure = round(1 + random() * 0.5, 2);
-    statement.run(
+    write(
       id,
       time,
       sequence % 2,
@@ -131,60 +129,55 @@ export const seedAccounts = async (config: Config, admin: { Account: string; Cod
   }
 };
 
-export const seed = async (dataDir: string): Promise<SeedResult> => {
+export const seed = async (store: BenchStore): Promise<SeedResult> => {
   const started = performance.now();
-  const config = loadConfig(benchEnv(dataDir));
-  if (config.database.kind !== 'sqlite') throw new Error('the benchmark seeds SQLite only');
-  const file = config.database.file;
+  const config = loadConfig(benchEnv(store.dataDir, store.env));
 
   const adminId = await seedAccounts(config, ADMIN);
 
   const random = seededRandom(20260101);
-  const connection = openSqlite(file, 'OFF');
+  const bulk = await store.bulk();
   try {
     const now = Date.now();
-    const insertDevice = connection.prepare(
-      `insert into devices (id, name, type, permission, location, state, order_num, erd, online, last_seen_at, secret_hash, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, null, 0, ?, ?, null, ?, ?)`,
-    );
-    const insertAssignment = connection.prepare('insert into account_devices (account_id, device_id, created_at) values (?, ?, ?)');
+    const insertDevice = bulk.into('devices', ['id', 'name', 'type', 'permission', 'location', 'state', 'order_num', 'erd', 'online', 'last_seen_at', 'secret_hash', 'created_at', 'updated_at']);
+    const insertAssignment = bulk.into('account_devices', ['account_id', 'device_id', 'created_at']);
     const sites = ['Beijing', 'Shanghai', 'Guangzhou', 'Chengdu'];
     const states = ['Work', 'Work', 'Work', 'Stop', 'Repair'];
-    connection.transaction(() => {
+    await bulk.transaction(() => {
       for (let index = 0; index < DEVICES; index += 1) {
         const state = states[index % states.length] ?? 'Work';
         const online = state === 'Repair' ? 0 : 1;
-        insertDevice.run(
+        insertDevice(
           deviceId(index),
           `Chamber ${index}`,
           (index % 5) + 1,
           state === 'Work' ? 'Open' : 'Close',
           `${sites[index % sites.length] ?? ''}, Hall ${String.fromCharCode(65 + (index % 8))}`,
           state,
+          null,
+          0,
           online,
           online === 1 ? now : null,
+          null,
           now,
           now,
         );
-        if (inScope(index)) insertAssignment.run(adminId, deviceId(index), now);
+        if (inScope(index)) insertAssignment(adminId, deviceId(index), now);
       }
-    })();
+    });
 
-    const insertReading = readingInserter(connection, random);
+    const insertReading = readingInserter(bulk, random);
     const ids = Array.from({ length: DEVICES }, (_, index) => deviceId(index));
     const MINUTES_PER_TRANSACTION = 100;
     for (let from = 0; from < READINGS_PER_DEVICE; from += MINUTES_PER_TRANSACTION) {
-      connection.transaction(() => {
+      await bulk.transaction(() => {
         for (let minute = from; minute < Math.min(from + MINUTES_PER_TRANSACTION, READINGS_PER_DEVICE); minute += 1) {
           for (const id of ids) insertReading(id, T0 + minute * MINUTE, minute);
         }
-      })();
+      });
     }
 
-    const insertOrder = connection.prepare(
-      `insert into orders (order_num, device_id, time, set_t, oc, open_id, is_used, is_pass, finished_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const insertOrder = bulk.into('orders', ['order_num', 'device_id', 'time', 'set_t', 'oc', 'open_id', 'is_used', 'is_pass', 'finished_at']);
     const ORDERS = DEVICES * ORDERS_PER_DEVICE;
     // Orders over the readings' span, in time order: order n at T0 + n·step, on a pseudo-random device
     // chosen so that every device gets exactly ORDERS_PER_DEVICE orders.
@@ -194,13 +187,13 @@ export const seed = async (dataDir: string): Promise<SeedResult> => {
     // live store: left open, the first sweep (30 s after the server starts) would expire some 28,000 of
     // them with an audit entry each, a burst of writes in the middle of the measurement.
     const expiredBefore = now - config.orderExpiryMinutes * MINUTE;
-    connection.transaction(() => {
+    await bulk.transaction(() => {
       for (let n = 0; n < ORDERS; n += 1) {
         const device = ids[(n * 7919) % DEVICES] ?? deviceId(0);
         const time = T0 + n * step;
         const setT = time + 30 * MINUTE;
         const used = random() < 0.6 ? 1 : 0;
-        insertOrder.run(
+        insertOrder(
           `B${String(n).padStart(8, '0')}`,
           device,
           time,
@@ -212,13 +205,11 @@ export const seed = async (dataDir: string): Promise<SeedResult> => {
           used === 1 ? time + 90 * MINUTE : null,
         );
       }
-    })();
-    connection.pragma('wal_checkpoint(TRUNCATE)');
+    });
   } finally {
-    connection.close();
+    await bulk.close();
   }
   return {
-    file,
     adminId,
     stateRecords: DEVICES * READINGS_PER_DEVICE,
     orders: DEVICES * ORDERS_PER_DEVICE,
