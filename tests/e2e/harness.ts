@@ -23,13 +23,16 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-/** Starts the real server (built console, SQLite in a temp dir) as `npm run demo` does, on free ports. */
+/**
+ * Starts the real server as it ships (`npm run build`'s compiled server and console, run with plain node as
+ * `npm start` does), SQLite in a temp dir, on free ports; test:e2e builds first.
+ */
 export const startServer = async (args: string[] = ['--demo'], env: Record<string, string> = {}): Promise<RunningServer> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'oxygen-e2e-'));
   const port = await freePort();
   const mqttPort = await freePort();
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js', ...args], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), MQTT_HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
