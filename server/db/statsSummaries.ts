@@ -139,28 +139,39 @@ const statements = (source: Source, operation: Operation, kind: DatabaseKind): s
   return [...taken, ...added, ...(source === 'alarms' && operation !== 'insert' ? [recomputedPeak] : [])];
 };
 
-const createTriggers = async (db: Kysely<unknown>, kind: DatabaseKind) => {
-  for (const source of Object.keys(SOURCES) as Source[]) {
-    if (kind === 'sqlite') {
-      for (const operation of OPERATIONS) {
-        const body = statements(source, operation, kind).map((statement) => `${statement};`).join('\n');
-        const when = rowsWhen(source, operation);
-        await sql.raw(`create trigger ${source}_stats_${operation} after ${operation} on ${source} for each row${when === undefined ? '' : ` when ${when}`} begin\n${body}\nend`).execute(db);
-      }
-    } else {
-      const block = (operation: Operation) => `if tg_op = '${operation.toUpperCase()}' then\n${statements(source, operation, kind).map((statement) => `${statement};`).join('\n')}\nend if;`;
-      await sql.raw(`create function ${source}_stats() returns trigger language plpgsql as $$ begin
+/** The statements of one trigger, each ended. */
+const body = (statementsOf: readonly string[]) => statementsOf.map((statement) => `${statement};`).join('\n');
+
+/** SQLite's triggers: on update one per contribution, run only when it changes (a rollup's hour mostly keeps its bins). */
+const createSqliteTriggers = async (db: Kysely<unknown>, source: Source) => {
+  const trigger = async (name: string, operation: Operation, conditions: (string | undefined)[], statementsOf: readonly string[]) => {
+    const when = conditions.filter((condition) => condition !== undefined).map((condition) => `(${condition})`).join(' and ');
+    await sql.raw(`create trigger ${name} after ${operation} on ${source} for each row${when === '' ? '' : ` when ${when}`} begin\n${body(statementsOf)}\nend`).execute(db);
+  };
+  await trigger(`${source}_stats_insert`, 'insert', [rowsWhen(source, 'insert')], statements(source, 'insert', 'sqlite'));
+  await trigger(`${source}_stats_delete`, 'delete', [rowsWhen(source, 'delete')], statements(source, 'delete', 'sqlite'));
+  for (const [i, c] of SOURCES[source].entries()) {
+    const peak = c.peak === undefined ? [] : [recomputedPeak];
+    await trigger(`${source}_stats_update_${i}`, 'update', [rowsWhen(source, 'update'), changed(c, 'sqlite')], [upsert(c, 'old.', -1, ''), upsert(c, 'new.', 1, ''), ...peak]);
+  }
+};
+
+/** PostgreSQL's: one function per source, its statements guarded as SQLite's triggers are. */
+const createPostgresTriggers = async (db: Kysely<unknown>, source: Source) => {
+  const block = (operation: Operation) => `if tg_op = '${operation.toUpperCase()}' then\n${body(statements(source, operation, 'postgres'))}\nend if;`;
+  await sql.raw(`create function ${source}_stats() returns trigger language plpgsql as $$ begin
 ${block('insert')}
 ${block('update')}
 ${block('delete')}
 return null; end $$`).execute(db);
-      for (const operation of OPERATIONS) {
-        const when = rowsWhen(source, operation);
-        await sql.raw(`create trigger ${source}_stats_${operation} after ${operation} on ${source} for each row${when === undefined ? '' : ` when (${when})`} execute function ${source}_stats()`).execute(db);
-      }
-    }
+  for (const operation of OPERATIONS) {
+    const when = rowsWhen(source, operation);
+    await sql.raw(`create trigger ${source}_stats_${operation} after ${operation} on ${source} for each row${when === undefined ? '' : ` when (${when})`} execute function ${source}_stats()`).execute(db);
   }
 };
+
+/** The triggers' names on SQLite, for the way down. */
+const sqliteTriggers = (source: Source) => [`${source}_stats_insert`, `${source}_stats_delete`, ...SOURCES[source].map((_, i) => `${source}_stats_update_${i}`)];
 
 /** The summaries of the rows already stored: each contribution grouped by its key, added as the triggers would. */
 const backfill = async (db: Kysely<unknown>) => {
@@ -196,12 +207,15 @@ export const statsSummariesMigration = (kind: DatabaseKind): Migration => ({
     await sql.raw(`create index orders_unsummarised_sessions on orders (used_at, device_id, finished_at, order_num) where ${UNSUMMARISED_SESSION}`).execute(db);
     await sql.raw(`create index reading_rollups_hour_start on reading_rollups (start) where bucket_ms = ${HOUR}`).execute(db);
     await backfill(db);
-    await createTriggers(db, kind);
+    for (const source of Object.keys(SOURCES) as Source[]) await (kind === 'sqlite' ? createSqliteTriggers(db, source) : createPostgresTriggers(db, source));
   },
   async down(db: Kysely<unknown>) {
-    for (const source of Object.keys(SOURCES)) {
-      for (const operation of OPERATIONS) await sql.raw(`drop trigger ${source}_stats_${operation}${kind === 'sqlite' ? '' : ` on ${source}`}`).execute(db);
-      if (kind === 'postgres') await sql.raw(`drop function ${source}_stats()`).execute(db);
+    for (const source of Object.keys(SOURCES) as Source[]) {
+      if (kind === 'sqlite') for (const trigger of sqliteTriggers(source)) await sql.raw(`drop trigger ${trigger}`).execute(db);
+      else {
+        for (const operation of OPERATIONS) await sql.raw(`drop trigger ${source}_stats_${operation} on ${source}`).execute(db);
+        await sql.raw(`drop function ${source}_stats()`).execute(db);
+      }
     }
     await db.schema.dropIndex('reading_rollups_hour_start').execute();
     await db.schema.dropIndex('orders_unsummarised_sessions').execute();
