@@ -26,7 +26,10 @@ const settings = () => ({
   requests: numberSetting('BENCH_STATS_REQUESTS', 40),
 });
 
-/** Inserts the year set-based (recursive CTEs), one statement per table. */
+/**
+ * Inserts the year set-based (recursive CTEs), one statement per table. The store's triggers fill the
+ * analysis' summaries from these rows as they are inserted (migration 0027, docs/analysis.md "Speed").
+ */
 const seedYear = (dataDir: string, chambers: number, days: number): { rows: number; seconds: number } => {
   const started = performance.now();
   const config = loadConfig(benchEnv(dataDir));
