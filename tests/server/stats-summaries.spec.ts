@@ -25,6 +25,13 @@ const DAY = 24 * HOUR;
 const NOW = Date.UTC(2026, 2, 10, 10, 20);
 const FIRST = NOW - 12 * DAY;
 
+/** One of a list, by a number from the sequence. */
+const oneOf = <T>(list: readonly T[], i: number): T => {
+  const item = list[i % list.length];
+  if (item === undefined) throw new Error('an empty list');
+  return item;
+};
+
 /** A small deterministic sequence (no Math.random: a failure must repeat). */
 const sequence = (seed: number) => {
   let state = seed;
@@ -38,9 +45,10 @@ const sequence = (seed: number) => {
 const CHINA = -480;
 const NEW_YORK = 300;
 const INDIA = -330;
+/** Starts off midnight, ends before now off midnight. */
+const OFF_MIDNIGHTS = { name: 'nine days off midnights', from: FIRST + 2 * DAY + 5 * HOUR + 13 * MINUTE, to: NOW - 37 * MINUTE };
 const RANGES: readonly { name: string; from: number; to: number }[] = [
-  // Starts off midnight, ends before now off midnight.
-  { name: 'nine days off midnights', from: FIRST + 2 * DAY + 5 * HOUR + 13 * MINUTE, to: NOW - 37 * MINUTE },
+  OFF_MIDNIGHTS,
   // China's local days: from its midnight to a midnight after now.
   { name: "China's days past now", from: Date.UTC(2026, 1, 27, 16), to: Date.UTC(2026, 2, 11, 16) },
   { name: 'whole UTC days', from: Date.UTC(2026, 1, 28), to: Date.UTC(2026, 2, 9) },
@@ -110,7 +118,7 @@ describe.each(STORE_KINDS)('the analysis summaries (%s)', (kind) => {
     }
     // Sessions across the first range's start, a 30-hour one, one that ended before it started, a lost one (no end, not its chamber's),
     // one finished after now (a clock ahead) and one its chamber still runs.
-    order('OC-A1', null, RANGES[0]!.from - 2 * HOUR, RANGES[0]!.from + HOUR);
+    order('OC-A1', null, OFF_MIDNIGHTS.from - 2 * HOUR, OFF_MIDNIGHTS.from + HOUR);
     order('OC-A2', null, FIRST + 3 * DAY + 2 * HOUR, FIRST + 4 * DAY + 8 * HOUR);
     order('OC-B1', null, FIRST + 5 * DAY + HOUR, FIRST + 5 * DAY);
     order('OC-B2', null, FIRST + 6 * DAY, null);
@@ -122,13 +130,13 @@ describe.each(STORE_KINDS)('the analysis summaries (%s)', (kind) => {
     const statuses = ['sent', 'acked', 'refused', 'timeout'];
     const types = ['permission', 'state', 'settings'];
     await ctx.db.insertInto('device_commands').values(Array.from({ length: 300 }, (_, i) => ({
-      cmd_id: `k${i}`, device_id: ALL_DEVICES[next(6)]!, type: types[next(3)]!, status: statuses[next(4)]!, payload: '{}', error: null, issued_by: null,
+      cmd_id: `k${i}`, device_id: oneOf(ALL_DEVICES, next(6)), type: oneOf(types, next(3)), status: oneOf(statuses, next(4)), payload: '{}', error: null, issued_by: null,
       issued_at: FIRST + next(13 * 24 * 60) * MINUTE, answered_at: null,
     }))).execute();
     await ctx.db.insertInto('alarms').values(Array.from({ length: 200 }, () => {
       const raised = FIRST + next(13 * 24 * 60) * MINUTE;
       return {
-        device_id: ALL_DEVICES[next(6)]!, kind: ALARM_KINDS[next(4)]!, priority: ['high', 'medium', 'low'][next(3)]!, state: 'closed', condition: 0, value: null, threshold: null,
+        device_id: oneOf(ALL_DEVICES, next(6)), kind: oneOf(ALARM_KINDS, next(4)), priority: oneOf(['high', 'medium', 'low'], next(3)), state: 'closed', condition: 0, value: null, threshold: null,
         raised_at: raised, acked_at: next(3) === 0 ? null : raised + next(600) * 1000, acked_by: null, closed_at: null, shelved_until: null, comment: null,
       };
     })).execute();
@@ -151,7 +159,7 @@ describe.each(STORE_KINDS)('the analysis summaries (%s)', (kind) => {
     expect((await summaries()).fleet.length).toBeGreaterThan(100);
     await expectSameAnswers();
     // The super administrator's answer does come from the summaries, a scoped viewer's from the rows.
-    const range = { ...RANGES[0]!, tz: CHINA };
+    const range = { ...OFF_MIDNIGHTS, tz: CHINA };
     const sessionsBySite = async (viewer: Viewer) => (await statsPivot(ctx, viewer, { ...range, measure: 'sessions', by: 'chamber' })).rows.find((row) => row.key === 'OC-A1')?.value;
     const before = await sessionsBySite(admin);
     await ctx.db.updateTable('stats_chamber_days').set({ sessions: sql`sessions + 1000` }).where('device_id', '=', 'OC-A1').where('day', '=', Math.ceil(range.from / DAY) + 1).execute();
