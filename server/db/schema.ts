@@ -434,6 +434,9 @@ interface StatsChamberDaysTable {
   alarms: number;
 }
 
+/** The same per chamber and week of seven UTC days (week = floor(day / 7)). */
+type StatsChamberWeeksTable = Omit<StatsChamberDaysTable, 'day'> & { week: number };
+
 /** The fleet's measures per UTC day or hour ('day' | 'hour'; start = floor(t / grain)): a count, a sum and a max. */
 interface StatsFleetTable {
   grain: string;
@@ -473,6 +476,7 @@ export interface DB {
   notification_outbox: NotificationOutboxTable;
   alarm_escalations: AlarmEscalationsTable;
   stats_chamber_days: StatsChamberDaysTable;
+  stats_chamber_weeks: StatsChamberWeeksTable;
   stats_fleet: StatsFleetTable;
 }
 

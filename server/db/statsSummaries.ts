@@ -4,7 +4,7 @@ import type { DatabaseKind } from './database';
 /**
  * Migration 0027: the analysis' summaries (docs/analysis.md, "Speed"), kept by SQL triggers so that every
  * write path keeps them (services, sweepers, the REST generic writes, retention, a set-based seed): per
- * chamber and UTC day (`stats_chamber_days`) and for the fleet per UTC day or hour (`stats_fleet`, one row
+ * chamber and UTC day (`stats_chamber_days`) or week (`stats_chamber_weeks`) and for the fleet per UTC day or hour (`stats_fleet`, one row
  * per measure). Each trigger takes the old row's contribution off and adds the new row's, so a summary
  * always equals its rows. Written out here, not derived from the domain, so that the migration never changes.
  *
@@ -16,7 +16,7 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 interface Contribution {
-  target: 'stats_chamber_days' | 'stats_fleet';
+  target: 'stats_chamber_days' | 'stats_chamber_weeks' | 'stats_fleet';
   keys: Record<string, string>;
   /** Summed columns. */
   adds: Record<string, string>;
@@ -25,7 +25,17 @@ interface Contribution {
   when: string;
 }
 
-const KEYS = { stats_chamber_days: ['device_id', 'day'], stats_fleet: ['grain', 'start', 'measure'] } as const;
+const KEYS = { stats_chamber_days: ['device_id', 'day'], stats_chamber_weeks: ['device_id', 'week'], stats_fleet: ['grain', 'start', 'measure'] } as const;
+
+/**
+ * A chamber's measures by the UTC day of `time`, and the same by its week of seven UTC days (week =
+ * floor(day / 7), from the epoch's Thursday): a year's utilisation reads 52 weeks and the odd days per
+ * chamber rather than 365 days.
+ */
+const chamber = (time: string, adds: Record<string, string>, when: string): Contribution[] => [
+  { target: 'stats_chamber_days', keys: { device_id: 'R.device_id', day: `R.${time} / ${DAY}` }, adds, when },
+  { target: 'stats_chamber_weeks', keys: { device_id: 'R.device_id', week: `R.${time} / ${7 * DAY}` }, adds, when },
+];
 
 /**
  * A finished session summarised: it ended no earlier than it started and by the end of the UTC day after
@@ -48,8 +58,8 @@ const failed = `R.status in ('refused', 'timeout')`;
 const wait = 'R.acked_at - R.raised_at';
 
 const ORDERS: Contribution[] = [
-  { target: 'stats_chamber_days', keys: { device_id: 'R.device_id', day: `R.used_at / ${DAY}` }, adds: { sessions: '1', session_ms: sessionMs }, when: 'R.used_at is not null' },
-  { target: 'stats_chamber_days', keys: { device_id: 'R.device_id', day: `R.set_t / ${DAY}` }, adds: { bookings: '1', expired: 'case when R.is_pass = 1 then 1 else 0 end' }, when: 'R.set_t is not null' },
+  ...chamber('used_at', { sessions: '1', session_ms: sessionMs }, 'R.used_at is not null'),
+  ...chamber('set_t', { bookings: '1', expired: 'case when R.is_pass = 1 then 1 else 0 end' }, 'R.set_t is not null'),
   fleet('day', 'set_t', `'bookings.total'`, '1 = 1'),
   fleet('day', 'set_t', `'bookings.used'`, 'R.is_used = 1'),
   fleet('day', 'set_t', `'bookings.expired'`, 'R.is_pass = 1'),
@@ -61,7 +71,7 @@ const ORDERS: Contribution[] = [
 ];
 
 const COMMANDS: Contribution[] = [
-  { target: 'stats_chamber_days', keys: { device_id: 'R.device_id', day: `R.issued_at / ${DAY}` }, adds: { commands: '1', commands_failed: `case when ${failed} then 1 else 0 end` }, when: '1 = 1' },
+  ...chamber('issued_at', { commands: '1', commands_failed: `case when ${failed} then 1 else 0 end` }, '1 = 1'),
   fleet('day', 'issued_at', `'commands.' || R.type || '.' || R.status`, '1 = 1'),
   fleet('hour', 'issued_at', `'commands'`, '1 = 1'),
   fleet('hour', 'issued_at', `'commands.failed'`, failed),
@@ -69,7 +79,7 @@ const COMMANDS: Contribution[] = [
 
 const ACKED_MEASURE = (row: string) => `'alarms.' || ${row}kind || '.' || ${row}priority || '.acked'`;
 const ALARMS: Contribution[] = [
-  { target: 'stats_chamber_days', keys: { device_id: 'R.device_id', day: `R.raised_at / ${DAY}` }, adds: { alarms: '1' }, when: '1 = 1' },
+  ...chamber('raised_at', { alarms: '1' }, '1 = 1'),
   fleet('day', 'raised_at', `'alarms.' || R.kind || '.' || R.priority`, '1 = 1'),
   fleet('day', 'raised_at', ACKED_MEASURE('R.'), 'R.acked_at is not null', { n: '1', total: wait }, wait),
   fleet('hour', 'raised_at', `'alarms'`, '1 = 1'),
@@ -190,11 +200,17 @@ const backfill = async (db: Kysely<unknown>) => {
 
 export const statsSummariesMigration = (kind: DatabaseKind): Migration => ({
   async up(db: Kysely<unknown>) {
+    // Another instance's writes wait until the summaries and their triggers exist (the migration is one
+    // transaction on PostgreSQL): a row written between the backfill and the triggers would be missed.
+    // SQLite migrates before the server takes writes.
+    if (kind === 'postgres') await sql.raw(`lock table ${Object.keys(SOURCES).join(', ')} in share mode`).execute(db);
     const count = (table: ReturnType<typeof db.schema.createTable>, column: string) => table.addColumn(column, 'bigint', (col) => col.notNull().defaultTo(0));
-    let days = db.schema.createTable('stats_chamber_days').addColumn('device_id', 'varchar(64)', (col) => col.notNull()).addColumn('day', 'integer', (col) => col.notNull());
-    for (const column of ['sessions', 'session_ms', 'bookings', 'expired', 'commands', 'commands_failed', 'alarms']) days = count(days, column);
-    days = days.addPrimaryKeyConstraint('stats_chamber_days_pk', ['device_id', 'day']);
-    await (kind === 'sqlite' ? days.modifyEnd(sql`without rowid`) : days).execute();
+    for (const [table, key] of [['stats_chamber_days', 'day'], ['stats_chamber_weeks', 'week']] as const) {
+      let chambers = db.schema.createTable(table).addColumn('device_id', 'varchar(64)', (col) => col.notNull()).addColumn(key, 'integer', (col) => col.notNull());
+      for (const column of ['sessions', 'session_ms', 'bookings', 'expired', 'commands', 'commands_failed', 'alarms']) chambers = count(chambers, column);
+      chambers = chambers.addPrimaryKeyConstraint(`${table}_pk`, ['device_id', key]);
+      await (kind === 'sqlite' ? chambers.modifyEnd(sql`without rowid`) : chambers).execute();
+    }
     // Keyed by measure before start: a call reads one measure over a range of days or hours in one pass.
     let fleetTable = db.schema
       .createTable('stats_fleet')
@@ -220,6 +236,7 @@ export const statsSummariesMigration = (kind: DatabaseKind): Migration => ({
     await db.schema.dropIndex('reading_rollups_hour_start').execute();
     await db.schema.dropIndex('orders_unsummarised_sessions').execute();
     await db.schema.dropTable('stats_fleet').execute();
+    await db.schema.dropTable('stats_chamber_weeks').execute();
     await db.schema.dropTable('stats_chamber_days').execute();
   },
 });

@@ -46,16 +46,26 @@ export const fleetHoursByLocalDay = async (db: Kysely<DB>, measure: string, of: 
 
 export type ChamberDayColumn = 'sessions' | 'session_ms' | 'bookings' | 'expired' | 'commands' | 'commands_failed' | 'alarms';
 
-/** One per-chamber measure summed over UTC days [first, last), per chamber. */
+/**
+ * One per-chamber measure summed over UTC days [first, last), per chamber: the whole weeks inside from
+ * stats_chamber_weeks, the days before and after them from stats_chamber_days.
+ */
 export const chamberDayTotals = async (db: Kysely<DB>, column: ChamberDayColumn, first: number, last: number): Promise<Map<string, number>> => {
-  const rows = await db
-    .selectFrom('stats_chamber_days')
-    .where('day', '>=', first)
-    .where('day', '<', last)
-    .select(['device_id', sql<number>`sum(${sql.ref(column)})`.as('value')])
-    .groupBy('device_id')
-    .execute();
-  return new Map(rows.map((row) => [row.device_id, Number(row.value)]));
+  const sums = new Map<string, number>();
+  const add = (rows: readonly { device_id: string; value: number | string }[]) => {
+    for (const row of rows) addTo(sums, row.device_id, Number(row.value));
+  };
+  const value = sql<number>`sum(${sql.ref(column)})`.as('value');
+  const days = ([a, b]: Piece) => db.selectFrom('stats_chamber_days').where('day', '>=', a).where('day', '<', b).select(['device_id', value]).groupBy('device_id').execute();
+  const { interior, ends } = splitRange(first, last, 7);
+  const parts = await Promise.all([
+    ...ends.map(days),
+    ...(interior === undefined
+      ? []
+      : [db.selectFrom('stats_chamber_weeks').where('week', '>=', interior.first).where('week', '<', interior.last).select(['device_id', value]).groupBy('device_id').execute()]),
+  ]);
+  for (const part of parts) add(part);
+  return sums;
 };
 
 /**

@@ -136,6 +136,7 @@ const TABLES = [
   'accounts',
   // The analysis' summaries: their triggers have taken every deleted row off, leaving rows of zeros.
   'stats_chamber_days',
+  'stats_chamber_weeks',
   'stats_fleet',
 ] as const;
 
