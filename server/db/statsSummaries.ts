@@ -4,9 +4,10 @@ import type { DatabaseKind } from './database';
 /**
  * Migration 0027: the analysis' summaries (docs/analysis.md, "Speed"), kept by SQL triggers so that every
  * write path keeps them (services, sweepers, the REST generic writes, retention, a set-based seed): per
- * chamber and UTC day (`stats_chamber_days`) or week (`stats_chamber_weeks`) and for the fleet per UTC day or hour (`stats_fleet`, one row
- * per measure). Each trigger takes the old row's contribution off and adds the new row's, so a summary
- * always equals its rows. Written out here, not derived from the domain, so that the migration never changes.
+ * chamber and UTC day (`stats_chamber_days`) or week (`stats_chamber_weeks`), and for the fleet per UTC
+ * day or hour (`stats_fleet`, one row per measure). Each trigger takes the old row's contribution off and
+ * adds the new row's, so a summary always equals its rows. Written out here, not derived from the domain,
+ * so that the migration never changes.
  *
  * A contribution is an upsert of one summary row from one row of a source table; `R.` in its expressions
  * is that row (NEW or OLD in a trigger, the table's row in the backfill).
