@@ -5,6 +5,7 @@ import { PIVOT_MEASURES, type StatsRange } from '../../src/domain/stats';
 import type { AppContext } from '../../server/context';
 import { createMigrator, migrateToLatest } from '../../server/db/migrations';
 import { ROLLUP_COLUMNS, type DB } from '../../server/db/schema';
+import { sweepRetention } from '../../server/history/retention';
 import type { Viewer } from '../../server/scope/service';
 import { statsOverview } from '../../server/stats/overview';
 import { statsPivot } from '../../server/stats/pivot';
@@ -183,9 +184,10 @@ describe.each(STORE_KINDS)('the analysis summaries (%s)', (kind) => {
     await db.updateTable('orders').set({ is_used: 1, used_at: open.set_t, finished_at: (open.set_t ?? 0) + 2 * HOUR }).where('order_num', '=', open.order_num).execute();
     await db.updateTable('orders').set({ finished_at: NOW - 10 * MINUTE }).where('device_id', '=', 'OC-C2').where('finished_at', 'is', null).execute();
     await db.updateTable('device_commands').set({ status: 'acked', answered_at: NOW }).where('status', '=', 'sent').execute();
-    // A rollup's hour moves to another bin, others are deleted (retention), as are some orders, commands and alarms.
+    // A rollup's hour moves to another bin, the oldest go by retention, and some orders, commands and alarms are deleted.
     await db.updateTable('reading_rollups').set({ rcp_sum: sql`rcp_sum + 0.3 * rcp_n` }).where('bucket_ms', '=', HOUR).where('device_id', '=', 'OC-B1').execute();
-    await db.deleteFrom('reading_rollups').where('start', '<', FIRST + 4 * DAY).execute();
+    // Retention with rollups kept a day, swept as if it were 5 days after the history's start.
+    expect((await sweepRetention(store.context({ ROLLUP_RETENTION_DAYS: '1' }, () => NOW), FIRST + 5 * DAY)).rollups).toBeGreaterThan(100);
     await db.deleteFrom('orders').where('device_id', '=', 'OC-A2').where('used_at', '<', FIRST + 6 * DAY).execute();
     await db.deleteFrom('device_commands').where('device_id', '=', 'OC-B2').execute();
     await db.deleteFrom('alarms').where('id', '=', longest.id - 1).execute();
