@@ -2,6 +2,7 @@ import { Migrator, sql, type CreateTableBuilder, type Kysely, type Migration, ty
 import { chainExistingEntries } from '../audit/chain';
 import type { Database, DatabaseKind } from './database';
 import type { DB } from './schema';
+import { statsSummariesMigration } from './statsSummaries';
 
 /**
  * Numbered migrations, in code (no filesystem globbing). Kysely runs them in name order, so names
@@ -17,7 +18,9 @@ import type { DB } from './schema';
  * settings requests of parameter approval; 0023 the user settings: where sessions started, basic
  * information and operators' certificates; 0024 the analysis' covering indexes (docs/analysis.md,
  * "Speed"); 0025 the notification channels, subscriptions, quiet hours,
- * outbox and escalations (docs/notifications.md); 0026 the template forms' submissions.
+ * outbox and escalations (docs/notifications.md); 0026 the template forms' submissions; 0027 the certificate an
+ * approver's todo is about; 0028 the analysis' summaries per chamber and day and week and for the fleet per day
+ * and hour, kept by triggers (server/db/statsSummaries.ts).
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -738,6 +741,7 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         await db.schema.alterTable('messages').dropColumn('certificate_id').execute();
       },
     },
+    '0028_stats_summaries': statsSummariesMigration(kind),
   };
 };
 

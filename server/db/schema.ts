@@ -419,6 +419,36 @@ interface AlarmEscalationsTable {
   due_at: number;
 }
 
+/**
+ * The analysis' summaries (server/db/statsSummaries.ts, docs/analysis.md "Speed"), kept by triggers. Per
+ * chamber and UTC day (day = floor(t / 86,400,000)): sessions and the time of the summarised finished ones by
+ * start, bookings and expired ones by booking time, commands and failed ones by issue, alarms by raise.
+ */
+interface StatsChamberDaysTable {
+  device_id: string;
+  day: number;
+  sessions: number;
+  session_ms: number;
+  bookings: number;
+  expired: number;
+  commands: number;
+  commands_failed: number;
+  alarms: number;
+}
+
+/** The same per chamber and week of seven UTC days (week = floor(day / 7)). */
+type StatsChamberWeeksTable = Omit<StatsChamberDaysTable, 'day'> & { week: number };
+
+/** The fleet's measures per UTC day or hour ('day' | 'hour'; start = floor(t / grain)): a count, a sum and a max. */
+interface StatsFleetTable {
+  grain: string;
+  start: number;
+  measure: string;
+  n: number;
+  total: number;
+  peak: number | null;
+}
+
 export type NotificationChannelRow = Selectable<NotificationChannelsTable>;
 export type OutboxRow = Selectable<NotificationOutboxTable>;
 
@@ -447,6 +477,9 @@ export interface DB {
   notification_quiet_hours: NotificationQuietHoursTable;
   notification_outbox: NotificationOutboxTable;
   alarm_escalations: AlarmEscalationsTable;
+  stats_chamber_days: StatsChamberDaysTable;
+  stats_chamber_weeks: StatsChamberWeeksTable;
+  stats_fleet: StatsFleetTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

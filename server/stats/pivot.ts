@@ -3,57 +3,78 @@ import { cellsFor, pivot, type PivotAnswer, type PivotCells, type PivotMeasure, 
 import { alarmScope } from '../alarms/list';
 import type { AppContext } from '../context';
 import type { Viewer } from '../scope/service';
-import { dayOf, overlappingSessions, scopedChambers, scopedCommands, scopedOrders, sessionMsWithin } from './scope';
+import { addTo, DAY_MS, HOUR_MS, wholeHourOffset, type Piece } from './ranges';
+import { dayOf, scopedChambers, scopedCommands, scopedOrders } from './scope';
+import { sessionTime } from './sessionTime';
+import { chamberDayTotals, fleetHoursByLocalDay, readSplit, type ChamberDayColumn } from './summaries';
 
 /**
- * `GET /api/v1/stats/pivot`: one measure summed in the store by chamber or by local day (one grouped
- * read), then grouped by site, type, chamber, day or month by the shared pivot (src/domain/stats.ts).
- * A session's hours count on the day it started.
+ * `GET /api/v1/stats/pivot`: one measure summed in the store by chamber or by local day (grouped reads of
+ * the range's ends, and for the whole fleet its whole UTC days per chamber or whole UTC hours per local day
+ * from the summaries), then grouped by site, type, chamber, day or month by the shared pivot
+ * (src/domain/stats.ts). A session's hours count on the day it started.
  */
 
-type Row = { key: string | number; value: number | string | null };
+type CountedMeasure = Exclude<PivotMeasure, 'sessionHours'>;
 
-const cellsOf = async (ctx: Pick<AppContext, 'db' | 'now'>, viewer: Viewer, query: PivotQuery): Promise<Row[]> => {
+/** Where the summaries keep each counted measure: per chamber and day, and for the fleet per hour. */
+const SUMMARISED: Record<CountedMeasure, { chamber: ChamberDayColumn; hour: string }> = {
+  sessions: { chamber: 'sessions', hour: 'sessions' },
+  bookings: { chamber: 'bookings', hour: 'bookings' },
+  expired: { chamber: 'expired', hour: 'bookings.expired' },
+  commands: { chamber: 'commands', hour: 'commands' },
+  commandsFailed: { chamber: 'commands_failed', hour: 'commands.failed' },
+  alarms: { chamber: 'alarms', hour: 'alarms' },
+};
+
+const cellsOf = async (ctx: Pick<AppContext, 'db' | 'now'>, viewer: Viewer, query: PivotQuery): Promise<Map<string | number, number>> => {
   const { db } = ctx;
   const { from, to, tz, measure } = query;
   const byChamber = cellsFor(query.by) === 'chamber';
+  if (measure === 'sessionHours') {
+    const ms = await sessionTime(db, viewer, from, Math.min(to, ctx.now()), byChamber ? { by: 'chamber' } : { by: 'day', tz });
+    return new Map([...ms].map(([key, value]) => [key, Math.round((value / 3_600_000) * 100) / 100]));
+  }
   const key = (device: string, time: string): RawBuilder<string | number> => (byChamber ? sql<string>`${sql.ref(device)}` : dayOf(time, tz));
   const countAll = sql<number>`count(*)`;
-  const counted: Record<Exclude<PivotMeasure, 'sessionHours'>, () => Promise<Row[]>> = {
-    sessions: () =>
-      scopedOrders(db, viewer).where('o.used_at', '>=', from).where('o.used_at', '<', to)
+  const counted: Record<CountedMeasure, (piece: Piece) => Promise<{ key: string | number; value: number }[]>> = {
+    sessions: ([a, b]) =>
+      scopedOrders(db, viewer).where('o.used_at', '>=', a).where('o.used_at', '<', b)
         .select([key('o.device_id', 'o.used_at').as('key'), countAll.as('value')]).groupBy(key('o.device_id', 'o.used_at')).execute(),
-    bookings: () =>
-      scopedOrders(db, viewer).where('o.set_t', '>=', from).where('o.set_t', '<', to)
+    bookings: ([a, b]) =>
+      scopedOrders(db, viewer).where('o.set_t', '>=', a).where('o.set_t', '<', b)
         .select([key('o.device_id', 'o.set_t').as('key'), countAll.as('value')]).groupBy(key('o.device_id', 'o.set_t')).execute(),
-    expired: () =>
-      scopedOrders(db, viewer).where('o.set_t', '>=', from).where('o.set_t', '<', to).where('o.is_pass', '=', 1)
+    expired: ([a, b]) =>
+      scopedOrders(db, viewer).where('o.set_t', '>=', a).where('o.set_t', '<', b).where('o.is_pass', '=', 1)
         .select([key('o.device_id', 'o.set_t').as('key'), countAll.as('value')]).groupBy(key('o.device_id', 'o.set_t')).execute(),
-    commands: () =>
-      scopedCommands(db, viewer).where('c.issued_at', '>=', from).where('c.issued_at', '<', to)
+    commands: ([a, b]) =>
+      scopedCommands(db, viewer).where('c.issued_at', '>=', a).where('c.issued_at', '<', b)
         .select([key('c.device_id', 'c.issued_at').as('key'), countAll.as('value')]).groupBy(key('c.device_id', 'c.issued_at')).execute(),
-    commandsFailed: () =>
-      scopedCommands(db, viewer).where('c.issued_at', '>=', from).where('c.issued_at', '<', to).where('c.status', 'in', ['refused', 'timeout'])
+    commandsFailed: ([a, b]) =>
+      scopedCommands(db, viewer).where('c.issued_at', '>=', a).where('c.issued_at', '<', b).where('c.status', 'in', ['refused', 'timeout'])
         .select([key('c.device_id', 'c.issued_at').as('key'), countAll.as('value')]).groupBy(key('c.device_id', 'c.issued_at')).execute(),
-    alarms: () =>
-      alarmScope(db, viewer).where('a.raised_at', '>=', from).where('a.raised_at', '<', to)
+    alarms: ([a, b]) =>
+      alarmScope(db, viewer).where('a.raised_at', '>=', a).where('a.raised_at', '<', b)
         .select([key('a.device_id', 'a.raised_at').as('key'), countAll.as('value')]).groupBy(key('a.device_id', 'a.raised_at')).execute(),
   };
-  if (measure !== 'sessionHours') return counted[measure]();
-  const end = Math.min(to, ctx.now());
-  if (end <= from) return [];
-  const rows = await overlappingSessions(db, viewer, from, end)
-    .select([key('o.device_id', 'o.used_at').as('key'), sql<number>`sum(${sessionMsWithin(from, end)})`.as('value')])
-    .groupBy(key('o.device_id', 'o.used_at'))
-    .execute();
-  return rows.map((row) => ({ key: row.key, value: Math.round((Number(row.value) / 3_600_000) * 100) / 100 }));
+  const cells = new Map<string | number, number>();
+  const fromRows = async (piece: Piece) => {
+    for (const row of await counted[measure](piece)) addTo(cells, byChamber ? String(row.key) : Number(row.key), Number(row.value));
+  };
+  const summarised = SUMMARISED[measure];
+  const fromSummary = async (first: number, last: number) => {
+    const sums = byChamber ? await chamberDayTotals(db, summarised.chamber, first, last) : await fleetHoursByLocalDay(db, summarised.hour, 'n', first, last, tz);
+    for (const [at, value] of sums) addTo(cells, at, value);
+  };
+  await readSplit(db, viewer, [from, to], byChamber ? DAY_MS : HOUR_MS, fromRows, fromSummary, byChamber || wholeHourOffset(tz));
+  return cells;
 };
 
 export const statsPivot = async (ctx: Pick<AppContext, 'db' | 'now'>, viewer: Viewer, query: PivotQuery): Promise<PivotAnswer> => {
-  const [chambers, rows] = await Promise.all([scopedChambers(ctx.db, viewer), cellsOf(ctx, viewer, query)]);
+  const [chambers, sums] = await Promise.all([scopedChambers(ctx.db, viewer), cellsOf(ctx, viewer, query)]);
   const cells: PivotCells =
     cellsFor(query.by) === 'chamber'
-      ? { of: 'chamber', cells: new Map(rows.map((row) => [String(row.key), Number(row.value)])) }
-      : { of: 'day', cells: new Map(rows.map((row) => [Number(row.key), Number(row.value)])) };
+      ? { of: 'chamber', cells: new Map([...sums].map(([key, value]) => [String(key), value])) }
+      : { of: 'day', cells: new Map([...sums].map(([key, value]) => [Number(key), value])) };
   return { from: query.from, to: query.to, measure: query.measure, by: query.by, rows: pivot(query.by, cells, chambers, query, query.tz) };
 };

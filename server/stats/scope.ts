@@ -57,12 +57,13 @@ export const sessionMsWithin = (from: number, to: number) => {
  * them), and either finished after `from` or still run by their chamber (a lost session end is not busy
  * time for ever). `to` is at most now, so a running session counts up to it. The chamber is looked up only
  * for a session without an end (an order's chamber always exists: a foreign key), not for each of a
- * year's million finished ones; the columns read are all in the index orders_used_at_sessions.
+ * year's million finished ones; the columns read are all in the index orders_used_at_sessions. `started`
+ * narrows the starts read (server/stats/sessionTime.ts reads a range's ends so).
  */
-export const overlappingSessions = (db: Kysely<DB>, viewer: Viewer, from: number, to: number) =>
+export const overlappingSessions = (db: Kysely<DB>, viewer: Viewer, from: number, to: number, started: readonly [number, number] = [from - 86_400_000, to]) =>
   scopedOrders(db, viewer)
-    .where('o.used_at', '>=', from - 86_400_000)
-    .where('o.used_at', '<', to)
+    .where('o.used_at', '>=', started[0])
+    .where('o.used_at', '<', started[1])
     .where((eb) =>
       eb.or([
         eb('o.finished_at', '>', from),

@@ -134,6 +134,10 @@ const TABLES = [
   'account_devices',
   'devices',
   'accounts',
+  // The analysis' summaries: their triggers have taken every deleted row off, leaving rows of zeros.
+  'stats_chamber_days',
+  'stats_chamber_weeks',
+  'stats_fleet',
 ] as const;
 
 export const useStore = (kind: StoreKind): TestStore => {
