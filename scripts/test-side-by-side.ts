@@ -13,10 +13,7 @@ const PROJECTS = ['unit', 'server'] as const;
 const run = (project: (typeof PROJECTS)[number]) =>
   new Promise<number>((resolve) => {
     let output = '';
-    const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', project], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
-    });
+    const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', project], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('close', (code, signal) => {
