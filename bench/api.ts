@@ -258,7 +258,8 @@ const measureRun = async (deployment: Deployment, ceilingRow: Row): Promise<ApiR
       },
       rows,
       cpu: shares,
-      bottleneck: bottleneckLine(shares, os.cpus().length, profile),
+      // Without a list scenario (BENCH_ONLY=stats-year, say) nothing was measured: a share of no time is noise.
+      bottleneck: rows.length === 0 ? 'no list scenario ran' : bottleneckLine(shares, os.cpus().length, profile),
       ...(statsYear === undefined ? {} : { statsYear: { target: 'p95 <= 300 ms per call', data: statsYear.data, rows: statsYear.rows } }),
       misses: [...rows.flatMap(misses), ...(atScale?.problems ?? []), ...(statsYear?.problems ?? [])].map((miss) => `${configuration}: ${miss}`),
     };
