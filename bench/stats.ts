@@ -1,11 +1,12 @@
 import { loadConfig } from '../server/config';
 import { openSqlite } from '../server/db/sqlite';
 import { ALARM_KINDS } from '../src/domain/alarms/rules';
-import { DAY_MS, STATS_PATHS } from '../src/domain/stats';
+import { STATS_PATHS } from '../src/domain/stats';
 import type { Child } from './children';
 import { numberSetting } from './report';
 import { API_PREFIX } from './scenarios';
 import { ADMIN, DEVICES, ROOT as SUPER_ADMIN, SCOPED_DEVICES, T0, benchEnv } from './seed';
+import { DAY_MS, HOUR_MS } from '../src/domain/time';
 
 /**
  * The stats-year scenario of bench:api (docs/analysis.md, "Benchmark"): a year of a fleet's analysis data
@@ -18,7 +19,6 @@ import { ADMIN, DEVICES, ROOT as SUPER_ADMIN, SCOPED_DEVICES, T0, benchEnv } fro
  * the rows of its chambers, not the fleet's summaries (docs/analysis.md, "Speed").
  */
 
-const HOUR_MS = 3_600_000;
 const STATS_TARGET_P95_MS = 300;
 const SESSIONS_PER_DAY = 4;
 

@@ -3,27 +3,8 @@ import type { z } from 'zod';
 import { COMMAND_TYPES } from '../src/domain/commands';
 import { CODES } from '../src/domain/envelope';
 import { OLD_ANALYSIS_CALLS, oldAnalysisAnswer, oldAnalysisBodySchema, oldCallsRange } from '../src/domain/oldAnalysisCalls';
-import {
-  binOf,
-  cellsFor,
-  DAY_MS,
-  DISTRIBUTION_NAMES,
-  DISTRIBUTIONS,
-  dayLabel,
-  daysOf,
-  emptyBins,
-  localDayNumber,
-  pivot,
-  pivotQuerySchema,
-  STATS_PATHS,
-  statsRangeSchema,
-  toHours,
-  type PivotMeasure,
-  type PivotQuery,
-  type StatsOverview,
-  type StatsRange,
-  type StatsReadings,
-} from '../src/domain/stats';
+import { binOf, cellsFor, DISTRIBUTION_NAMES, DISTRIBUTIONS, dayLabel, daysOf, emptyBins, localDayNumber, pivot, pivotQuerySchema, STATS_PATHS, statsRangeSchema, toHours, type PivotMeasure, type PivotQuery, type StatsOverview, type StatsRange, type StatsReadings } from '../src/domain/stats';
+import { DAY_MS } from '../src/domain/time';
 import type { AlarmKind, AlarmPriority } from '../src/domain/alarms/rules';
 import type { WireRecord } from '../src/resources/model';
 import { badInputMessage, readJson, refusalOf, type AccessCheck } from './access';

@@ -5,6 +5,7 @@ import { alarmScope } from '../alarms/list';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
 import { deviceScope, type Viewer } from '../scope/service';
+import { DAY_MS } from '../../src/domain/time';
 
 /**
  * The workplace's figures for one account (src/domain/fleetSummary.ts, docs/monitoring.md): five
@@ -12,8 +13,6 @@ import { deviceScope, type Viewer } from '../scope/service';
  * the one of the list filter its figure links to (CHAMBER_FIGURE_FILTERS, orderFigureFilters,
  * ALARM_FIGURE_FILTERS), written in SQL.
  */
-
-const DAY_MS = 86_400_000;
 
 /** `count(case when … then 1 end)`: a count on both stores (PostgreSQL's bigint counts arrive as numbers). */
 const countWhen = (condition: ReturnType<typeof sql>) => sql<number>`count(case when ${condition} then 1 end)`;

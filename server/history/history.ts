@@ -4,7 +4,8 @@ import type { AppContext } from '../context';
 import { ROLLUP_COLUMNS, type DB } from '../db/schema';
 import { notFound } from '../http/envelope';
 import { deviceScope, type Viewer } from '../scope/service';
-import { bloodPressureParts, HOUR_MS, MINUTE_MS } from '../telemetry/rollups';
+import { bloodPressureParts } from '../telemetry/rollups';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/domain/time';
 
 /**
  * A chamber's history (docs/monitoring.md, "History"): at most `points` buckets per reading over
@@ -21,7 +22,6 @@ import { bloodPressureParts, HOUR_MS, MINUTE_MS } from '../telemetry/rollups';
  * A device out of the viewer's scope is not found, like one that does not exist.
  */
 
-const DAY_MS = 86_400_000;
 /** How far back a range's end may lie for its newest minutes to be read from raw rows if not rolled up yet. */
 const FRESH_TAIL_MS = HOUR_MS;
 

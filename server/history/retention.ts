@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { AppContext } from '../context';
 import { sweepEvery } from '../sweep';
 import { ROLLUP_WIDTHS } from '../telemetry/rollups';
+import { DAY_MS } from '../../src/domain/time';
 
 /**
  * Retention (docs/monitoring.md, "Retention"): raw readings older than RAW_RETENTION_DAYS and rollups
@@ -11,7 +12,6 @@ import { ROLLUP_WIDTHS } from '../telemetry/rollups';
  * day is 1,464 of them).
  */
 
-const DAY_MS = 86_400_000;
 /** Rows deleted per statement. */
 const RETENTION_CHUNK_ROWS = 5000;
 /** A retention of days needs no finer sweep; ten minutes keeps each sweep's share small. */

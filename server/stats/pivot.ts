@@ -3,7 +3,8 @@ import { cellsFor, pivot, type PivotAnswer, type PivotCells, type PivotMeasure, 
 import { alarmScope } from '../alarms/list';
 import type { AppContext } from '../context';
 import type { Viewer } from '../scope/service';
-import { addTo, DAY_MS, HOUR_MS, wholeHourOffset, type Piece } from './ranges';
+import { addTo, wholeHourOffset, type Piece } from './ranges';
+import { DAY_MS, HOUR_MS } from '../../src/domain/time';
 import { dayOf, scopedChambers, scopedCommands, scopedOrders } from './scope';
 import { sessionTime } from './sessionTime';
 import { chamberDayTotals, fleetHoursByLocalDay, readSplit, type ChamberDayColumn } from './summaries';

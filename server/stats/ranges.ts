@@ -1,11 +1,10 @@
+import { DAY_MS, HOUR_MS } from '../../src/domain/time';
+
 /**
  * How a range [from, to) is read (docs/analysis.md, "Speed"): its interior, the whole UTC days or hours
  * inside it, from the summaries that triggers keep (server/db/statsSummaries.ts); its ends, the partial
  * units before and after, from the rows as before (narrow index range scans).
  */
-
-export const DAY_MS = 86_400_000;
-export const HOUR_MS = 3_600_000;
 
 export type Piece = readonly [from: number, to: number];
 

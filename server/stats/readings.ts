@@ -3,7 +3,8 @@ import { DISTRIBUTION_NAMES, DISTRIBUTIONS, emptyBins, type DistributionName, ty
 import type { AppContext } from '../context';
 import { ROLLUP_COLUMNS } from '../db/schema';
 import type { Viewer } from '../scope/service';
-import { addTo, DAY_MS, HOUR_MS, type Piece } from './ranges';
+import { addTo, type Piece } from './ranges';
+import { DAY_MS, HOUR_MS } from '../../src/domain/time';
 import { scopedRollups } from './scope';
 import { fleetDayTotals, readSplit } from './summaries';
 

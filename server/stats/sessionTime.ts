@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 import { UNSUMMARISED_SESSION } from '../db/statsSummaries';
 import { deviceScope, type Viewer } from '../scope/service';
-import { addTo, DAY_MS, wholeHourOffset, type Piece } from './ranges';
+import { addTo, wholeHourOffset, type Piece } from './ranges';
+import { DAY_MS } from '../../src/domain/time';
 import { dayOf, overlappingSessions, sessionMsWithin } from './scope';
 import { chamberDayTotals, fleetHoursByLocalDay } from './summaries';
 

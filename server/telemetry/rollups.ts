@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { HISTORY_READINGS } from '../../src/domain/history';
 import type { DatabaseKind } from '../db/database';
 import { ROLLUP_COLUMNS, type DB } from '../db/schema';
+import { HOUR_MS, MINUTE_MS } from '../../src/domain/time';
 
 /**
  * The rollups of the stored readings (docs/ingest.md, "Rollups"). The batch writer only notes which
@@ -13,8 +14,6 @@ import { ROLLUP_COLUMNS, type DB } from '../db/schema';
  * one whose flush raced another instance's commit is right after the next.
  */
 
-export const MINUTE_MS = 60_000;
-export const HOUR_MS = 3_600_000;
 /** The widths of the buckets kept, narrowest first. */
 export const ROLLUP_WIDTHS = [MINUTE_MS, HOUR_MS] as const;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { STANDING_ALARM_STATES } from './alarms/open';
 import { ALARM_PRIORITIES, type AlarmPriority } from './alarms/rules';
 import type { DeviceState } from './devices';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from './time';
 
 /**
  * The workplace's figures (docs/monitoring.md, "The workplace"): `GET /api/v1/fleet/summary?tz=<offset>`
@@ -25,9 +26,6 @@ export const fleetSummaryQuerySchema = z.strictObject({
 });
 
 const HOURS_PER_DAY = 24;
-const HOUR_MS = 3_600_000;
-const DAY_MS = HOURS_PER_DAY * HOUR_MS;
-const MINUTE_MS = 60_000;
 
 const count = z.number().int().nonnegative();
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DAY_MS, type StatsOverview, type StatsRange } from './stats';
+import { type StatsOverview, type StatsRange } from './stats';
+import { DAY_MS } from './time';
 
 /**
  * The old console's analysis calls (the Arco Design Pro template's visualization and workplace mocks),

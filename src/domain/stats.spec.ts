@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { binOf, DAY_MS, daysOf, emptyBins, pivot, pivotQuerySchema, statsRangeSchema, type PivotChamber } from './stats';
+import { binOf, daysOf, emptyBins, pivot, pivotQuerySchema, statsRangeSchema, type PivotChamber } from './stats';
+import { DAY_MS } from './time';
 
 const CHAMBERS: PivotChamber[] = [
   { id: 'B', name: 'Beta', site: 'North', type: 2, typeName: 'Model two' },

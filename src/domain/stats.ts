@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALARM_KINDS, ALARM_PRIORITIES } from './alarms/rules';
 import { COMMAND_TYPES } from './commands';
+import { DAY_MS, MINUTE_MS } from './time';
 
 /**
  * The fleet's analysis (docs/analysis.md): aggregates over the caller's chambers and a chosen range,
@@ -13,8 +14,6 @@ import { COMMAND_TYPES } from './commands';
 
 export const STATS_PATHS = { overview: 'stats/overview', readings: 'stats/readings', pivot: 'stats/pivot' } as const;
 
-const MINUTE_MS = 60_000;
-export const DAY_MS = 86_400_000;
 /** The longest range one request may ask for: a year and a month. */
 const STATS_MAX_DAYS = 400;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Locale } from './locales';
+import { DAY_MS } from './time';
 
 /**
  * The user centre's calls of the old console (its user info page), answered on the fleet's data in the
@@ -20,7 +21,6 @@ export const LATEST_ACTIVITY_COUNT = 7;
 /** Sign-ins and sign-outs are audited too, but are not activity worth listing. */
 export const NOT_ACTIVITY_PREFIX = 'auth.';
 
-const DAY_MS = 86_400_000;
 /** Visits compare the last seven days with the seven before. */
 export const VISITS_WINDOW_MS = 7 * DAY_MS;
 

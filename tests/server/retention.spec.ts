@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sweepRetention } from '../../server/history/retention';
-import { HOUR_MS, MINUTE_MS } from '../../server/telemetry/rollups';
+import { HOUR_MS, MINUTE_MS } from '../../src/domain/time';
 import { seedFleet, T0 } from './fleet';
 import { everySecond, writeReadings } from './readings';
 import { HOUR, STORE_KINDS, useStore } from './stores';

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { Client } from 'aedes';
 import { addressKey } from '../../auth/throttle';
 import type { BrokerLimits } from '../../config';
+import { HOUR_MS, MINUTE_MS } from '../../../src/domain/time';
 
 /**
  * What one client address may cost the broker (docs/mqtt.md, "Limits"), kept in memory: one embedded
@@ -16,8 +17,6 @@ import type { BrokerLimits } from '../../config';
  * Addresses are keyed as the console keys them (an IPv6 address by its /64).
  */
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 3_600_000;
 /** Past this many tracked addresses (or pairs), those whose record no longer matters are dropped. */
 const PRUNE_ABOVE = 10_000;
 

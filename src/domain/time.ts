@@ -1,0 +1,5 @@
+/** Spans of time in milliseconds, as every timestamp of the product counts them (epoch ms, UTC). */
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
