@@ -248,7 +248,7 @@ const measureRun = async (deployment: Deployment, ceilingRow: Row): Promise<ApiR
       configuration,
       deployment,
       data: {
-        store: store.kind === 'sqlite' ? 'SQLite (WAL), fresh DATA_DIR in the system temp directory' : 'PostgreSQL, a fresh database dropped afterwards (analysed after seeding)',
+        store: store.kind === 'sqlite' ? 'SQLite (WAL), fresh DATA_DIR in the system temp directory' : 'PostgreSQL, a fresh database dropped afterwards (vacuumed and analysed after seeding)',
         devices: DEVICES,
         stateRecords: DEVICES * READINGS_PER_DEVICE,
         orders: DEVICES * ORDERS_PER_DEVICE,

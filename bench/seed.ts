@@ -57,6 +57,9 @@ export const benchEnv = (dataDir: string, storeEnv: Env = {}): Env => ({
   ...storeEnv,
   ADMIN_ACCOUNT: ROOT.Account,
   ADMIN_PASSWORD: ROOT.Code,
+  // The readings lie at T0 (2026-01-01), past the default 30 days: without this the retention sweeper of
+  // every instance deletes all of them 30 s after its start, in the middle of the measurement.
+  RAW_RETENTION_DAYS: '36500',
   LOG_LEVEL: 'silent',
   CONSOLE_DIR: path.join(dataDir, 'no-console'),
 });
