@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { cellsFor, pivot, type PivotAnswer, type PivotCells, type PivotMeasure, type PivotQuery } from '../../src/domain/stats';
 import { alarmScope } from '../alarms/list';
 import type { AppContext } from '../context';
@@ -34,29 +34,24 @@ const cellsOf = async (ctx: Pick<AppContext, 'db' | 'now'>, viewer: Viewer, quer
   const byChamber = cellsFor(query.by) === 'chamber';
   if (measure === 'sessionHours') {
     const ms = await sessionTime(db, viewer, from, Math.min(to, ctx.now()), byChamber ? { by: 'chamber' } : { by: 'day', tz });
-    return new Map([...ms].map(([key, value]) => [key, Math.round((value / 3_600_000) * 100) / 100]));
+    return new Map([...ms].map(([key, value]) => [key, Math.round((value / HOUR_MS) * 100) / 100]));
   }
   const key = (device: string, time: string): RawBuilder<string | number> => (byChamber ? sql<string>`${sql.ref(device)}` : dayOf(time, tz));
-  const countAll = sql<number>`count(*)`;
+  /** The rows of `query` whose `time` lies in the piece, counted per chamber or per local day. */
+  const countIn = <D, TB extends keyof D>(query: SelectQueryBuilder<D, TB, object>, device: string, time: string) => ([a, b]: Piece) =>
+    query
+      .where(sql.ref(time), '>=', a)
+      .where(sql.ref(time), '<', b)
+      .select([key(device, time).as('key'), sql<number>`count(*)`.as('value')])
+      .groupBy(key(device, time))
+      .execute();
   const counted: Record<CountedMeasure, (piece: Piece) => Promise<{ key: string | number; value: number }[]>> = {
-    sessions: ([a, b]) =>
-      scopedOrders(db, viewer).where('o.used_at', '>=', a).where('o.used_at', '<', b)
-        .select([key('o.device_id', 'o.used_at').as('key'), countAll.as('value')]).groupBy(key('o.device_id', 'o.used_at')).execute(),
-    bookings: ([a, b]) =>
-      scopedOrders(db, viewer).where('o.set_t', '>=', a).where('o.set_t', '<', b)
-        .select([key('o.device_id', 'o.set_t').as('key'), countAll.as('value')]).groupBy(key('o.device_id', 'o.set_t')).execute(),
-    expired: ([a, b]) =>
-      scopedOrders(db, viewer).where('o.set_t', '>=', a).where('o.set_t', '<', b).where('o.is_pass', '=', 1)
-        .select([key('o.device_id', 'o.set_t').as('key'), countAll.as('value')]).groupBy(key('o.device_id', 'o.set_t')).execute(),
-    commands: ([a, b]) =>
-      scopedCommands(db, viewer).where('c.issued_at', '>=', a).where('c.issued_at', '<', b)
-        .select([key('c.device_id', 'c.issued_at').as('key'), countAll.as('value')]).groupBy(key('c.device_id', 'c.issued_at')).execute(),
-    commandsFailed: ([a, b]) =>
-      scopedCommands(db, viewer).where('c.issued_at', '>=', a).where('c.issued_at', '<', b).where('c.status', 'in', ['refused', 'timeout'])
-        .select([key('c.device_id', 'c.issued_at').as('key'), countAll.as('value')]).groupBy(key('c.device_id', 'c.issued_at')).execute(),
-    alarms: ([a, b]) =>
-      alarmScope(db, viewer).where('a.raised_at', '>=', a).where('a.raised_at', '<', b)
-        .select([key('a.device_id', 'a.raised_at').as('key'), countAll.as('value')]).groupBy(key('a.device_id', 'a.raised_at')).execute(),
+    sessions: countIn(scopedOrders(db, viewer), 'o.device_id', 'o.used_at'),
+    bookings: countIn(scopedOrders(db, viewer), 'o.device_id', 'o.set_t'),
+    expired: countIn(scopedOrders(db, viewer).where('o.is_pass', '=', 1), 'o.device_id', 'o.set_t'),
+    commands: countIn(scopedCommands(db, viewer), 'c.device_id', 'c.issued_at'),
+    commandsFailed: countIn(scopedCommands(db, viewer).where('c.status', 'in', ['refused', 'timeout']), 'c.device_id', 'c.issued_at'),
+    alarms: countIn(alarmScope(db, viewer), 'a.device_id', 'a.raised_at'),
   };
   const cells = new Map<string | number, number>();
   const fromRows = async (piece: Piece) => {
