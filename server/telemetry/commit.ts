@@ -7,7 +7,7 @@ import type { RawEntry, ThreadedBatchWriter, ThreadedResult } from './threaded-w
 import type { BatchWork, QueuedEntry, StepOutcome, StepWork, Work } from './work-queue';
 
 interface CommitParts {
-  ctx: Pick<AppContext, 'db'>;
+  ctx: Pick<AppContext, 'db' | 'kind'>;
   /** The writer thread, when batches are written there (then every telemetry and status entry is raw). */
   thread: ThreadedBatchWriter | undefined;
   counters: IngestCounters;
@@ -29,7 +29,7 @@ export const createCommit = ({ ctx, thread, counters, outcomes, alarms, rollups 
   /** A batch's raw entries written by the thread, or the batch written here (without a thread nothing is raw). */
   const writeBatch = (entries: QueuedEntry[]): Promise<BatchResult | ThreadedResult> => {
     if (thread !== undefined) return thread.write(entries.filter((entry): entry is RawEntry => entry.kind === 'raw'));
-    writeHere ??= createBatchWriter(ctx.db, rollups);
+    writeHere ??= createBatchWriter(ctx.db, ctx.kind, rollups);
     return writeHere(entries.filter((entry): entry is BatchEntry => entry.kind !== 'raw'));
   };
 

@@ -21,7 +21,7 @@ const rollups = createRollupFlusher(db, kind, {
   intervalMs: config.rollupFlushMs,
   onError: (error, what) => parentPort?.postMessage({ rollupError: what, error: error instanceof Error ? error.message : String(error) } satisfies ThreadNotice),
 });
-const write = createBatchWriter(db, rollups);
+const write = createBatchWriter(db, kind, rollups);
 /** The thread never settles a message: the main thread does, after this answer. */
 const unsettled: InboundMessage = { topic: '', payload: Buffer.alloc(0), qos: 1, settle: () => undefined };
 

@@ -33,7 +33,7 @@ export const writeReadings = async (
   rollups?: RollupTouches,
 ): Promise<BatchResult[]> => {
   const flusher = createRollupFlusher(ctx.db, ctx.kind);
-  const write = createBatchWriter(ctx.db, rollups ?? flusher);
+  const write = createBatchWriter(ctx.db, ctx.kind, rollups ?? flusher);
   const results: BatchResult[] = [];
   for (let offset = 0; offset < readings.length; offset += batchSize) {
     const batch = readings.slice(offset, offset + batchSize);
