@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import { HISTORY_READINGS } from '../src/domain/history';
 import { bootstrap } from '../server/accounts/bootstrap';
@@ -11,11 +11,13 @@ import { loadConfig } from '../server/config';
 import { migrateToLatest } from '../server/db/migrations';
 import { ROLLUP_COLUMNS, type DB } from '../server/db/schema';
 import { machine, numberSetting, writeResults } from './report';
+import { applyPgLayout, pgLayoutSetting, pgTableBytes, type PgLayout } from './history-layouts';
 import { UNLIMITED } from './seed';
 
 /**
  * `npm run bench:history` (bench/README.md): one chamber with 30 days of 1 Hz readings (2.6 million raw
- * rows) and two years of rollups, on SQLite and on PostgreSQL; `GET /api/v1/devices/{Id}/history` over 1
+ * rows) and two years of rollups, on SQLite and on PostgreSQL, on PostgreSQL optionally among a fleet's
+ * rows (BENCH_FLEET) in one of the layouts of history-layouts.ts; `GET /api/v1/devices/{Id}/history` over 1
  * hour, 1 day, 30 days and 2 years at 1,000 points, each asked BENCH_HISTORY_REQUESTS times at random
  * ends within the data, through the whole server (app.inject: routing, auth, validation, the query, the
  * JSON). Target: p95 <= 100 ms for each range on each store.
@@ -50,30 +52,85 @@ const series = (kind: 'sqlite' | 'postgres', count: number) =>
     : sql`select generate_series(cast(0 as bigint), ${sql.lit(count - 1)}) as i`;
 
 /**
- * 30 days of raw readings, then every rollup of the two years, written by the store itself from a series
- * (no row is built here). Values vary as a session's do; rollups of the raw days hold their readings' sums.
+ * Rows every `width` ms over [from, to) for `chambers` chambers (the measured one first), written time
+ * first, chamber next, as a fleet's ingestion writes them (a chamber's rows interleaved with the fleet's, not
+ * stored together), by the store from a series, a month a statement. `t` is the row's time step, `c` its chamber.
  */
-const seed = async (db: Kysely<DB>, kind: 'sqlite' | 'postgres'): Promise<{ raw: number; minutes: number; hours: number }> => {
-  await db.insertInto('devices').values({ id: DEVICE, name: 'History bench', type: 1, permission: 'Close', location: '', state: 'Stop', erd: 0, online: 0, created_at: NOW, updated_at: NOW }).execute();
-  const raw = RAW_DAYS * 86_400;
-  const rawStart = NOW - RAW_DAYS * DAY;
-  await sql`insert into state_records (device_id, time, sp, rcp, rrd, rcpi02, rgpi02, rct, rcrh, rap, hm_hr, hm_sp02, hm_bp)
-    select ${DEVICE}, ${sql.lit(rawStart)} + i * 1000, 1.5, 1 + (i % 37) / 100.0, 60 - (i % 3600) / 60, 21 + (i % 5), 93, 20 + (i % 11), 55, 101.3,
-      60 + (i % 30), 97, '120/80' from (${series(kind, raw)}) as s`.execute(db);
-  const minutes = ROLLUP_DAYS * 1440;
-  const hours = ROLLUP_DAYS * 24;
-  for (const [width, count] of [
-    [MINUTE, minutes],
-    [HOUR, hours],
-  ] as const) {
-    const n = width / SECOND;
-    const columns = HISTORY_READINGS.flatMap((name) => ['min', 'max', 'sum', 'n'].map((part) => `${ROLLUP_COLUMNS[name]}_${part}`));
-    const values = HISTORY_READINGS.flatMap(() => [sql`1`, sql`3`, sql.lit(2 * n), sql.lit(n)]);
-    await sql`insert into reading_rollups (device_id, bucket_ms, start, ${sql.join(columns.map((column) => sql.ref(column)))})
-      select ${DEVICE}, ${sql.lit(width)}, ${sql.lit(NOW - ROLLUP_DAYS * DAY)} + i * ${sql.lit(width)}, ${sql.join(values)} from (${series(kind, count)}) as s`.execute(db);
+interface Segment {
+  from: number;
+  to: number;
+  width: number;
+  chambers: number;
+}
+
+const CHUNK_MS = 30 * DAY;
+
+const writeSegment = async (db: Kysely<DB>, kind: 'sqlite' | 'postgres', segment: Segment, rows: (from: number, steps: RawBuilder<unknown>) => RawBuilder<unknown>): Promise<number> => {
+  let written = 0;
+  for (let from = segment.from; from < segment.to; from += CHUNK_MS) {
+    const count = (Math.min(segment.to, from + CHUNK_MS) - from) / segment.width;
+    const n = sql.lit(segment.chambers);
+    const device = segment.chambers === 1 ? sql.lit(DEVICE) : sql`case when c = 0 then ${sql.lit(DEVICE)} else 'OC-F' || c end`;
+    const steps = sql`select ${device} as device_id, t from (select i / ${n} as t, i % ${n} as c from (${series(kind, count * segment.chambers)}) as s) as f`;
+    await rows(from, steps).execute(db);
+    written += count * segment.chambers;
   }
-  if (kind === 'postgres') await sql`analyze`.execute(db);
-  return { raw, minutes, hours };
+  return written;
+};
+
+/** The measured chamber's span of `days` before NOW, the last `fleetDays` of it shared with `chambers` chambers. */
+const segments = (days: number, width: number, chambers: number, fleetDays: number): Segment[] => {
+  const shared = Math.min(days, fleetDays);
+  return [
+    { from: NOW - days * DAY, to: NOW - shared * DAY, width, chambers: 1 },
+    { from: NOW - shared * DAY, to: NOW, width, chambers },
+  ].filter((segment) => segment.from < segment.to);
+};
+
+interface Fleet {
+  /** Chambers with hour rollups over the last `days` (the measured one among them). */
+  chambers: number;
+  /** Of them, those that also have minute rollups over the last `days` and 30 days of 1 Hz readings. */
+  dense: number;
+  days: number;
+}
+
+/**
+ * 30 days of raw readings, then every rollup of the two years, for the measured chamber and its fleet,
+ * written by the store itself from a series (no row is built here). Values vary as a session's do; rollups
+ * of the raw days hold their readings' sums. On PostgreSQL the seed's connection skips triggers and
+ * foreign key checks (session_replication_role): the analysis' summaries are not what is measured here.
+ */
+const seed = async (db: Kysely<DB>, kind: 'sqlite' | 'postgres', fleet: Fleet): Promise<{ raw: number; minutes: number; hours: number }> => {
+  await db.insertInto('devices').values({ id: DEVICE, name: 'History bench', type: 1, permission: 'Close', location: '', state: 'Stop', erd: 0, online: 0, created_at: NOW, updated_at: NOW }).execute();
+  if (fleet.chambers > 1) {
+    await sql`insert into devices (id, name, type, permission, location, state, erd, online, created_at, updated_at)
+      select 'OC-F' || (i + 1), 'History bench fleet', 1, 'Close', '', 'Stop', 0, 0, ${sql.lit(NOW)}, ${sql.lit(NOW)} from (${series(kind, fleet.chambers - 1)}) as s`.execute(db);
+  }
+  return db.connection().execute(async (conn) => {
+    if (kind === 'postgres') await sql`set session_replication_role = replica`.execute(conn);
+    let raw = 0;
+    for (const segment of segments(RAW_DAYS, SECOND, fleet.dense, RAW_DAYS)) {
+      raw += await writeSegment(conn, kind, segment, (from, steps) => sql`insert into state_records (device_id, time, sp, rcp, rrd, rcpi02, rgpi02, rct, rcrh, rap, hm_hr, hm_sp02, hm_bp)
+        select device_id, ${sql.lit(from)} + t * 1000, 1.5, 1 + (t % 37) / 100.0, 60 - (t % 3600) / 60, 21 + (t % 5), 93, 20 + (t % 11), 55, 101.3,
+          60 + (t % 30), 97, '120/80' from (${steps}) as f`);
+    }
+    const written = { minutes: 0, hours: 0 };
+    for (const [width, key, chambers] of [
+      [MINUTE, 'minutes', fleet.dense],
+      [HOUR, 'hours', fleet.chambers],
+    ] as const) {
+      const n = width / SECOND;
+      const columns = HISTORY_READINGS.flatMap((name) => ['min', 'max', 'sum', 'n'].map((part) => `${ROLLUP_COLUMNS[name]}_${part}`));
+      const values = HISTORY_READINGS.flatMap(() => [sql`1`, sql`3`, sql.lit(2 * n), sql.lit(n)]);
+      for (const segment of segments(ROLLUP_DAYS, width, chambers, fleet.days)) {
+        written[key] += await writeSegment(conn, kind, segment, (from, steps) => sql`insert into reading_rollups (device_id, bucket_ms, start, ${sql.join(columns.map((column) => sql.ref(column)))})
+          select device_id, ${sql.lit(width)}, ${sql.lit(from)} + t * ${sql.lit(width)}, ${sql.join(values)} from (${steps}) as f`);
+      }
+    }
+    if (kind === 'postgres') await sql`set session_replication_role = origin`.execute(conn);
+    return { raw, ...written };
+  });
 };
 
 const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -89,13 +146,58 @@ interface RangeRow {
   maxMs: number;
 }
 
-const measureStore = async (kind: 'sqlite' | 'postgres'): Promise<{ rows: RangeRow[]; seeded: Record<string, number> }> => {
+const LAYOUT = pgLayoutSetting();
+const FLEET: Fleet = {
+  chambers: numberSetting('BENCH_FLEET', 1),
+  dense: numberSetting('BENCH_FLEET_DENSE', 1),
+  days: numberSetting('BENCH_FLEET_DAYS', 365),
+};
+/** Keep the PostgreSQL database after the run, and reuse one kept by a run with the same settings. */
+const KEEP = process.env.BENCH_PG_KEEP === '1';
+const STORES = (process.env.BENCH_HISTORY_STORES ?? 'sqlite,postgres').split(',').filter((store): store is 'sqlite' | 'postgres' => store === 'sqlite' || store === 'postgres');
+
+interface Seeded {
+  layout: PgLayout | 'sqlite';
+  raw: number;
+  minutes: number;
+  hours: number;
+  seconds: number;
+  /** PostgreSQL: bytes of each table with its indexes. */
+  bytes?: Record<string, number>;
+}
+
+/** Seeds (applying the layout first) unless `reuse` and the database holds a finished seed of the same settings. */
+const seededStore = async (db: Kysely<DB>, kind: 'sqlite' | 'postgres', fleet: Fleet, reuse: boolean): Promise<Seeded> => {
+  if (reuse) {
+    const { rows } = await sql<{ report: string }>`select report from bench_history_seed`.execute(db);
+    const report = rows[0]?.report;
+    if (report !== undefined) return JSON.parse(report) as Seeded;
+  }
+  const started = performance.now();
+  if (kind === 'postgres') await applyPgLayout(db, LAYOUT, NOW - ROLLUP_DAYS * DAY);
+  const rows = await seed(db, kind, fleet);
+  const seeded: Seeded = { layout: kind === 'postgres' ? LAYOUT : 'sqlite', ...rows, seconds: 0 };
+  if (kind === 'postgres') {
+    // As autovacuum would have by then: hint bits set, the visibility map and the statistics written.
+    await sql`vacuum (analyze) state_records, reading_rollups`.execute(db);
+    seeded.seconds = Math.round((performance.now() - started) / 1000);
+    seeded.bytes = { state_records: await pgTableBytes(db, 'state_records'), reading_rollups: await pgTableBytes(db, 'reading_rollups') };
+    await sql`create table bench_history_seed (report text not null)`.execute(db);
+    await sql`insert into bench_history_seed (report) values (${JSON.stringify(seeded)})`.execute(db);
+  } else seeded.seconds = Math.round((performance.now() - started) / 1000);
+  return seeded;
+};
+
+const measureStore = async (kind: 'sqlite' | 'postgres'): Promise<{ rows: RangeRow[]; seeded: Seeded }> => {
   const dir = mkdtempSync(path.join(os.tmpdir(), `bench-history-${kind}-`));
-  const pgName = `bench_history_${process.pid}`;
+  const fleet = kind === 'postgres' ? FLEET : { chambers: 1, dense: 1, days: FLEET.days };
+  const pgName = KEEP ? `bench_history_${LAYOUT}_${fleet.chambers}_${fleet.dense}_${fleet.days}` : `bench_history_${process.pid}`;
   const admin = kind === 'postgres' ? new pg.Client({ connectionString: PG_ADMIN_URL }) : undefined;
+  let reuse = false;
   if (admin !== undefined) {
     await admin.connect();
-    await admin.query(`create database ${pgName}`);
+    reuse = KEEP && (await admin.query('select 1 from pg_database where datname = $1', [pgName])).rowCount === 1;
+    if (!reuse) await admin.query(`create database ${pgName}`);
   }
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${pgName}`;
@@ -112,9 +214,15 @@ const measureStore = async (kind: 'sqlite' | 'postgres'): Promise<{ rows: RangeR
     await app.ready();
     await migrateToLatest(app.ctx);
     await bootstrap(app.ctx, () => undefined);
-    const started = performance.now();
-    const seeded = await seed(app.ctx.db, kind);
-    console.log(`${kind}: seeded ${seeded.raw} readings, ${seeded.minutes} minute and ${seeded.hours} hour rollups in ${Math.round((performance.now() - started) / 1000)} s`);
+    reuse &&= (await sql<{ found: string | null }>`select to_regclass('bench_history_seed') as found`.execute(app.ctx.db)).rows[0]?.found !== null;
+    if (KEEP && !reuse && kind === 'postgres' && (await app.ctx.db.selectFrom('devices').select('id').limit(1).execute()).length > 0) {
+      throw new Error(`database ${pgName} holds an unfinished seed: drop it (drop database ${pgName}) and run again`);
+    }
+    const seeded = await seededStore(app.ctx.db, kind, fleet, reuse);
+    console.log(
+      `${kind}${kind === 'postgres' ? ` (${seeded.layout}, ${pgName})` : ''}: ${reuse ? 'reused' : 'seeded'} ${seeded.raw} readings, ${seeded.minutes} minute and ${seeded.hours} hour rollups` +
+        ` (seeded in ${seeded.seconds} s${seeded.bytes === undefined ? '' : `; bytes ${JSON.stringify(seeded.bytes)}`})`,
+    );
     const login = await app.inject({ method: 'POST', url: `${config.apiPrefix}/login`, payload: { Account: 'bench-root', Code: PASSWORD } });
     const token = login.json<{ data: { token: string } }>().data.token;
     let seedRandom = 42;
@@ -157,7 +265,7 @@ const measureStore = async (kind: 'sqlite' | 'postgres'): Promise<{ rows: RangeR
   } finally {
     await app.close();
     if (admin !== undefined) {
-      await admin.query(`drop database if exists ${pgName} with (force)`);
+      if (!KEEP) await admin.query(`drop database if exists ${pgName} with (force)`);
       await admin.end();
     }
     rmSync(dir, { recursive: true, force: true });
@@ -168,14 +276,14 @@ const main = async (): Promise<void> => {
   const date = new Date().toISOString();
   const load = os.loadavg().map((value) => Math.round(value * 10) / 10);
   const results = [];
-  for (const kind of ['sqlite', 'postgres'] as const) results.push(await measureStore(kind));
+  for (const kind of STORES) results.push(await measureStore(kind));
   const rows = results.flatMap((result) => result.rows);
   const misses = rows.filter((row) => row.p95Ms > TARGET_P95_MS).map((row) => `${row.store} ${row.range}: p95 ${row.p95Ms} ms > ${TARGET_P95_MS} ms`);
   const loadAfter = os.loadavg().map((value) => Math.round(value * 10) / 10);
   const report = {
     date,
     machine: machine(),
-    settings: { requests: REQUESTS, points: 1000, loadBefore: load, loadAfter },
+    settings: { requests: REQUESTS, points: 1000, stores: STORES, pgLayout: LAYOUT, fleet: FLEET, loadBefore: load, loadAfter },
     data: { device: DEVICE, rawDays: RAW_DAYS, rollupDays: ROLLUP_DAYS, seeded: results.map((result) => result.seeded) },
     target: { p95Ms: TARGET_P95_MS },
     rows,
