@@ -31,7 +31,7 @@ export const DeviceCard = ({ record }: { record: FleetDevice }) => {
   const field = (source: string) => translate(`resources.devices.fields.${source}`);
   return (
     <RecordContextProvider value={record}>
-      <Card variant="outlined" data-device={record.Id} sx={{ borderLeft: 6, borderLeftColor: LOOK_COLOR[chamberLook(record)], height: '100%', display: 'flex', flexDirection: 'column' }}>
+      <Card variant="outlined" data-device={record.Id} data-reading-time={reading?.Time} sx={{ borderLeft: 6, borderLeftColor: LOOK_COLOR[chamberLook(record)], height: '100%', display: 'flex', flexDirection: 'column' }}>
         <CardContent sx={{ flexGrow: 1, display: 'flex', flexDirection: 'column', gap: 0.5, pb: 1 }}>
           <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1 }}>
             <Typography fontWeight={600} noWrap>
