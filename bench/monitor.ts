@@ -9,6 +9,7 @@ import { cpuTimeMs } from './children';
 import { cleanUp, discardStream, loadAverage, openLiveStreams, signInApi, startChambers, startFleetServer } from './fleet';
 import { percentiles, type Percentiles } from './ingest-load';
 import { seedIngest, WATCHER } from './ingest-seed';
+import { ROOT as SUPER_ADMIN } from './seed';
 import { sqliteStore } from './store';
 import { PAGE_SCRIPT, type PageRecording } from './monitor-page';
 import { machine, numberSetting, runBenchmark, verdict, writeResults } from './report';
@@ -101,6 +102,11 @@ interface ScenarioResult {
   listRequests: number;
   /** The server's CPU while measured, in cores busy. */
   serverCores: number;
+  /**
+   * Chambers connected at the end, and readings the server refused as overload while measured: a fleet
+   * the server (or this machine) cannot carry shows here, and the page's figures then say little.
+   */
+  fleet: { chambers: number; refused: number };
   /** 1-minute load average at the scenario's start and end. */
   load: [number, number];
   misses: string[];
@@ -117,6 +123,8 @@ const misses = (result: Omit<ScenarioResult, 'misses'>): string[] => {
     result.longTasks.count > t.longTasks ? `${result.name}: ${result.longTasks.count} tasks over 50 ms (longest ${result.longTasks.maxMs} ms)` : '',
     result.busyShare > t.busyShare ? `${result.name}: main thread busy ${(result.busyShare * 100).toFixed(1)} % > ${t.busyShare * 100} %` : '',
     result.latencyMs !== null && result.latencySamples === 0 ? `${result.name}: no live value was seen painted` : '',
+    result.fleet.chambers < settings.devices ? `${result.name}: only ${result.fleet.chambers} of ${settings.devices} chambers connected` : '',
+    result.fleet.refused > 0 ? `${result.name}: the server refused ${result.fleet.refused} readings as overload` : '',
     result.latencyMs !== null && result.latencyMs.p95 > t.latencyP95Ms ? `${result.name}: reading-to-paint p95 ${result.latencyMs.p95} ms > ${t.latencyP95Ms} ms` : '',
   ].filter((miss) => miss !== '');
 };
@@ -136,6 +144,12 @@ const perSecond = (before: Metrics, after: Metrics, name: keyof Metrics): number
   return wall > 0 ? Math.round(((after[name] - before[name]) / wall) * 1000) / 1000 : 0;
 };
 
+/** What the server's /healthz says of the fleet (the super administrator's view): chambers connected, readings refused as overload so far. */
+const fleetHealth = async (url: string, token: string): Promise<{ chambers: number; refused: number }> => {
+  const health = (await (await fetch(`${url}/healthz`, { headers: { authorization: `Bearer ${token}` } })).json()) as { mqtt?: { clients?: number; ingest?: { refused?: { overload?: number } } } };
+  return { chambers: health.mqtt?.clients ?? 0, refused: health.mqtt?.ingest?.refused?.overload ?? 0 };
+};
+
 /** The server process's CPU (it and its workers) over a window, in cores busy. */
 const serverCpu = (pid: number | undefined) => {
   const before = cpuTimeMs(pid) ?? 0;
@@ -143,7 +157,7 @@ const serverCpu = (pid: number | undefined) => {
   return { stop: (): number => Math.round(((cpuTimeMs(pid) ?? 0) - before) / (performance.now() - started) * 100) / 100 };
 };
 
-const measure = async (page: Page, cdp: CDPSession, url: string, scenario: Scenario, serverPid: number | undefined, profileDir: string | undefined): Promise<ScenarioResult> => {
+const measure = async (page: Page, cdp: CDPSession, url: string, scenario: Scenario, server: { pid: number | undefined; token: string }, profileDir: string | undefined): Promise<ScenarioResult> => {
   const loadAtStart = loadAverage();
   await page.goto(`${url}${scenario.path}`);
   await scenario.prepare?.(page);
@@ -161,11 +175,13 @@ const measure = async (page: Page, cdp: CDPSession, url: string, scenario: Scena
     await cdp.send('Profiler.start');
   }
   const before = await pageMetrics(cdp);
-  const server = serverCpu(serverPid);
+  const healthBefore = await fleetHealth(url, server.token);
+  const cpu = serverCpu(server.pid);
   await page.evaluate('window.monitorBench.start()');
   await sleep(settings.durationSeconds * 1000);
   const recording = (await page.evaluate('window.monitorBench.stop()')) as PageRecording;
-  const serverCores = server.stop();
+  const serverCores = cpu.stop();
+  const healthAfter = await fleetHealth(url, server.token);
   const after = await pageMetrics(cdp);
   page.off('request', countList);
   if (profileDir !== undefined) {
@@ -187,6 +203,7 @@ const measure = async (page: Page, cdp: CDPSession, url: string, scenario: Scena
     elements: recording.elements,
     listRequests,
     serverCores,
+    fleet: { chambers: healthAfter.chambers, refused: healthAfter.refused - healthBefore.refused },
     load: [loadAtStart, loadAverage()] as [number, number],
   };
   return { ...result, misses: misses(result) };
@@ -195,7 +212,7 @@ const measure = async (page: Page, cdp: CDPSession, url: string, scenario: Scena
 const describeResult = (r: ScenarioResult): string =>
   `${r.name}: ${r.longTasks.count} long tasks (longest ${r.longTasks.maxMs} ms), busy ${(r.busyShare * 100).toFixed(1)} % (CPU ${(r.cpuShare * 100).toFixed(1)} %: script ${r.breakdown.script}, style ${r.breakdown.style}, layout ${r.breakdown.layout} s/s), ` +
   (r.latencyMs === null ? 'reading-to-paint n/a (no reading values on the page)' : `reading-to-paint p50 ${r.latencyMs.p50} / p95 ${r.latencyMs.p95} ms (${r.latencySamples})`) +
-  `, ${r.listRequests} list requests, server ${r.serverCores} cores, load ${r.load.join(' → ')}`;
+  `, ${r.listRequests} list requests, server ${r.serverCores} cores, ${r.fleet.chambers} chambers connected, ${r.fleet.refused} readings refused, load ${r.load.join(' → ')}`;
 
 interface MonitorReport {
   date: string;
@@ -222,11 +239,11 @@ const writeMonitorReport = (report: MonitorReport): string =>
       `Load: ${report.settings.devices} chambers at ${report.settings.hertz} Hz over MQTT; ${report.settings.consoles} consoles of the administrator (the measured page and ${report.settings.consoles - 1} live streams); each page open ${report.settings.warmupSeconds} s, then measured ${report.settings.durationSeconds} s.`,
       `Server CPU with the chambers reporting and no console: ${base} cores; the column "server" is each page's, the difference the consoles' share.`,
       '',
-      '| scenario | targets | long tasks (longest ms) | main thread busy | main thread CPU | reading to paint p50 / p95 ms (samples) | list requests | server cores (the consoles\u2019 share) | load start → end |',
-      '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+      '| scenario | targets | long tasks (longest ms) | main thread busy | main thread CPU | reading to paint p50 / p95 ms (samples) | list requests | server cores (the consoles\u2019 share) | chambers connected, readings refused | load start → end |',
+      '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|',
       ...report.scenarios.map(
         (r) =>
-          `| ${r.name} | ${r.misses.length === 0 ? 'met' : 'MISSED'} | ${r.longTasks.count} (${r.longTasks.maxMs}) | ${(r.busyShare * 100).toFixed(1)} % | ${(r.cpuShare * 100).toFixed(1)} % | ${cell(r)} | ${r.listRequests} | ${r.serverCores} (+${Math.round((r.serverCores - base) * 100) / 100}) | ${r.load.join(' → ')} |`,
+          `| ${r.name} | ${r.misses.length === 0 ? 'met' : 'MISSED'} | ${r.longTasks.count} (${r.longTasks.maxMs}) | ${(r.busyShare * 100).toFixed(1)} % | ${(r.cpuShare * 100).toFixed(1)} % | ${cell(r)} | ${r.listRequests} | ${r.serverCores} (+${Math.round((r.serverCores - base) * 100) / 100}) | ${r.fleet.chambers}, ${r.fleet.refused} | ${r.load.join(' → ')} |`,
       ),
       '',
       ...(report.met ? [] : ['Missed:', '', ...report.scenarios.flatMap((r) => r.misses.map((miss) => `- ${miss}`)), '']),
@@ -262,6 +279,7 @@ const main = async (): Promise<number> => {
     const serverCoresWithoutConsoles = withoutConsoles.stop();
     log(`server without consoles: ${serverCoresWithoutConsoles} cores`);
     // The other consoles of the same administrator: their streams, read and discarded.
+    const rootToken = await signInApi(server.url, SUPER_ADMIN);
     const streams = await openLiveStreams(server.url, await signInApi(server.url, WATCHER), Math.max(0, settings.consoles - 1), discardStream);
     stops.push(streams.close);
 
@@ -276,7 +294,7 @@ const main = async (): Promise<number> => {
 
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
-      const result = await measure(page, cdp, server.url, scenario, server.process.pid, profileDir);
+      const result = await measure(page, cdp, server.url, scenario, { pid: server.process.pid, token: rootToken }, profileDir);
       log(describeResult(result));
       results.push(result);
     }
