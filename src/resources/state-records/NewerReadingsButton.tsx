@@ -19,7 +19,7 @@ export const NewerReadingsButton = () => {
     else setPage(1);
   };
   return (
-    <Tooltip title={translate('app.readingsLog.newerHint')}>
+    <Tooltip title={translate('app.readingsLog.newerHint')} describeChild>
       <Button size="small" variant="outlined" onClick={show} data-newer-readings={count} data-reading-time={newest}>
         {translate('app.readingsLog.newer', { smart_count: count, count: count.toLocaleString(locale) })}
       </Button>
