@@ -90,6 +90,27 @@ export const signInApi = async (url: string, account: { Account: string; Code: s
   return envelope.data.token;
 };
 
+/**
+ * `count` live streams of the account `token` signs in (`GET /api/v1/live`), each body handed to `consume`
+ * (which reads it to its end); `close` aborts them all.
+ */
+export const openLiveStreams = async (url: string, token: string, count: number, consume: (body: ReadableStream<Uint8Array>) => Promise<unknown>) => {
+  const controller = new AbortController();
+  for (let index = 0; index < count; index += 1) {
+    const answer = await fetch(`${url}/api/v1/live`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+    if (!answer.ok || answer.body === null) throw new Error(`live stream ${index}: HTTP ${answer.status}`);
+    // Ends when the streams are aborted at the end.
+    void consume(answer.body).catch(() => undefined);
+  }
+  return { close: () => controller.abort() };
+};
+
+/** Reads a stream to its end and keeps nothing: a console's stream the server must still write. */
+export const discardStream = async (body: ReadableStream<Uint8Array>): Promise<void> => {
+  const reader = body.getReader();
+  while (!(await reader.read()).done);
+};
+
 /** The machine's 1, 5 and 15-minute load averages, to 0.01. */
 export const loadAverages = (): number[] => os.loadavg().map((value) => Math.round(value * 100) / 100);
 

@@ -7,7 +7,7 @@ import { createEventStreamParser, readEventStream } from '../src/domain/eventStr
 import { alsoOnInterrupt } from './children';
 import { bottleneckLine, measureCpu, mosquittoPart, postgresPart, profileTop, type Part } from './cpu';
 import { deploymentsToRun, describeDeployment, forgetChambers, mosquittoDropped, resultsKind, runTag, startInstances, type Deployment } from './deployment';
-import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, ran, ROOT_DIR, sampleHeld, sampleRows, signInApi, startChambers } from './fleet';
+import { cleanUp, INGEST_DEVICES, INGEST_RATE, INGEST_WATCHED, loadAverage, openLiveStreams, ran, ROOT_DIR, sampleHeld, sampleRows, signInApi, startChambers } from './fleet';
 import { ingestTable, runMisses, SCALEOUT_TARGET, targetOf, type IngestReport, type IngestRun } from './ingest-report';
 import { percentiles } from './ingest-load';
 import { HISTORY_PER_DEVICE, ingestEnv, seedIngest, WATCHER, type IngestFleet } from './ingest-seed';
@@ -76,22 +76,20 @@ const startCeiling = async (): Promise<{ child: ChildProcess; port: number }> =>
 const openStreams = async (url: string, token: string, count: number) => {
   const latencies: number[] = [];
   const state = { recording: false, events: 0, outside: 0 };
-  const controller = new AbortController();
-  for (let index = 0; index < count; index += 1) {
-    const answer = await fetch(`${url}/api/v1/live`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
-    if (!answer.ok || answer.body === null) throw new Error(`live stream ${index}: HTTP ${answer.status}`);
-    const parser = createEventStreamParser((message) => {
-      if (message.event !== 'device') return;
-      // No schema check here: the measuring process must stay light (the server's tests check the events).
-      const reading = (JSON.parse(message.data) as DevicePatch).Reading;
-      if (reading === undefined) return;
-      state.events += 1;
-      if (state.recording) latencies.push(Date.now() - reading.Time);
-    });
-    // Ends when the streams are aborted at the end.
-    void readEventStream(answer.body, parser).catch(() => undefined);
-  }
-  return { latencies, state, close: () => controller.abort() };
+  const streams = await openLiveStreams(url, token, count, (body) =>
+    readEventStream(
+      body,
+      createEventStreamParser((message) => {
+        if (message.event !== 'device') return;
+        // No schema check here: the measuring process must stay light (the server's tests check the events).
+        const reading = (JSON.parse(message.data) as DevicePatch).Reading;
+        if (reading === undefined) return;
+        state.events += 1;
+        if (state.recording) latencies.push(Date.now() - reading.Time);
+      }),
+    ),
+  );
+  return { latencies, state, close: streams.close };
 };
 
 type Chambers = ReturnType<typeof startChambers>;

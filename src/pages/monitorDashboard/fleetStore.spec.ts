@@ -52,6 +52,18 @@ describe("the real-time monitor's store", () => {
     expect(store.pressure('A')).toEqual({ times: [T0 + 6000, T0 + TRACE_SPAN_MS + 3000], values: [1.06, 1.3] });
   });
 
+  it("answers the same trace until a reading changes it, and the one answered before stays as it was", () => {
+    const store = new FleetStore();
+    store.load([chamber('A', { Reading: { Time: T0, RCP: 1.0 } })]);
+    const first = store.pressure('A');
+    expect(store.pressure('A')).toBe(first);
+    store.patch({ Id: 'A', Reading: { Id: 'A', Time: T0 + 6000, RCP: 1.06 } });
+    const second = store.pressure('A');
+    expect(second).not.toBe(first);
+    expect(first).toEqual({ times: [T0], values: [1.0] });
+    expect(second).toEqual({ times: [T0, T0 + 6000], values: [1.0, 1.06] });
+  });
+
   it('keeps the traces of the chambers a reload still holds, and drops the others', () => {
     const store = new FleetStore();
     store.load([chamber('A', { Reading: { Time: T0, RCP: 1.0 } }), chamber('B', { Reading: { Time: T0, RCP: 1.1 } })]);

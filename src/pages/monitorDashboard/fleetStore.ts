@@ -30,7 +30,10 @@ const alarmRank = (alarms: readonly AlarmRecord[] | undefined): string => alarms
  */
 export class FleetStore {
   private readonly devices = new Map<string, FleetDevice>();
+  /** Each chamber's trace, changed in place as readings come; `pressure` answers a copy. */
   private readonly traces = new Map<string, PressureTrace>();
+  /** The copies answered, each until its trace changes: most chambers' tiles are off screen and never ask. */
+  private readonly traceCopies = new Map<string, PressureTrace>();
   private readonly deviceListeners = new Map<string, Set<Listener>>();
   private readonly layoutListeners = new Set<Listener>();
   private layoutVersion = 0;
@@ -40,6 +43,7 @@ export class FleetStore {
   load(records: readonly FleetDevice[]): void {
     const ids = new Set(records.map((record) => record.Id));
     for (const id of this.traces.keys()) if (!ids.has(id)) this.traces.delete(id);
+    this.traceCopies.clear();
     this.devices.clear();
     for (const record of records) {
       this.devices.set(record.Id, record);
@@ -84,7 +88,16 @@ export class FleetStore {
     return this.devices.size;
   }
 
-  pressure = (id: string): PressureTrace | undefined => this.traces.get(id);
+  /** The chamber's trace: the same object until a reading changes it, so a sparkline sees each change. */
+  pressure = (id: string): PressureTrace | undefined => {
+    const copy = this.traceCopies.get(id);
+    if (copy !== undefined) return copy;
+    const trace = this.traces.get(id);
+    if (trace === undefined) return undefined;
+    const fresh = { times: [...trace.times], values: [...trace.values] };
+    this.traceCopies.set(id, fresh);
+    return fresh;
+  };
 
   /** The chamber's standing alarms, most urgent first; the same array while they stay the same. */
   alarms = (id: string): readonly AlarmRecord[] => this.standing.get(id) ?? NO_ALARMS;
@@ -125,10 +138,13 @@ export class FleetStore {
     const since = reading.Time - TRACE_SPAN_MS;
     let from = 0;
     while (from < keep && (times[from] ?? Infinity) < since) from += 1;
-    // New arrays each time, so the tile's sparkline sees the change.
-    this.traces.set(device.Id, {
-      times: [...trace.times.slice(from, keep), reading.Time],
-      values: [...trace.values.slice(from, keep), reading.RCP],
-    });
+    // In place: new arrays per reading copied every chamber's trace each second, for the few tiles on screen.
+    times[keep] = reading.Time;
+    trace.values[keep] = reading.RCP;
+    times.length = keep + 1;
+    trace.values.length = keep + 1;
+    times.splice(0, from);
+    trace.values.splice(0, from);
+    this.traceCopies.delete(device.Id);
   }
 }

@@ -42,9 +42,10 @@ export const useFleetSummary = () => {
 
   useLiveEvent('device', (patch) => {
     const before = known.current.get(patch.Id);
-    const changed = COUNTED.some((field) => patch[field] !== undefined && (before === undefined || before[field] !== patch[field]));
+    // Most patches are readings repeating what the chamber said before: they cost one comparison, nothing kept.
+    if (!COUNTED.some((field) => patch[field] !== undefined && (before === undefined || before[field] !== patch[field]))) return;
     known.current.set(patch.Id, { ...before, ...Object.fromEntries(COUNTED.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]])) });
-    if (changed) refetchSoon();
+    refetchSoon();
   });
 
   useLiveEvent('alarm', (alarm) => {

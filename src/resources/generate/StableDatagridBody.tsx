@@ -2,6 +2,14 @@ import { Children, isValidElement, useState, type ReactNode } from 'react';
 import { DatagridBody, PureDatagridRow, type DatagridBodyProps, type Identifier, type RaRecord } from 'react-admin';
 import { PER_READING_FIELDS } from '../../domain/live';
 
+/** Whether two records hold the same values in every field but the `ignored` ones. */
+export const sameExcept = (before: Readonly<Record<string, unknown>>, record: Readonly<Record<string, unknown>>, ignored: ReadonlySet<string>): boolean => {
+  if (before === record) return true;
+  const keys = new Set([...Object.keys(before), ...Object.keys(record)]);
+  for (const key of keys) if (!ignored.has(key) && before[key] !== record[key]) return false;
+  return true;
+};
+
 /**
  * `records`, where each record that differs from the one `previous` holds for its id only in `ignored`
  * fields is replaced by that previous object; `previous` is updated to what is answered.
@@ -9,10 +17,7 @@ import { PER_READING_FIELDS } from '../../domain/live';
 export const keepUnchanged = (previous: Map<Identifier, RaRecord>, records: readonly RaRecord[], ignored: ReadonlySet<string>): RaRecord[] => {
   const kept = records.map((record) => {
     const before = previous.get(record.id);
-    if (before === undefined || before === record) return record;
-    const keys = new Set([...Object.keys(before), ...Object.keys(record)]);
-    for (const key of keys) if (!ignored.has(key) && before[key] !== record[key]) return record;
-    return before;
+    return before !== undefined && sameExcept(before, record, ignored) ? before : record;
   });
   previous.clear();
   for (const record of kept) previous.set(record.id, record);
