@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../server/context';
 import { createDatabase } from '../../server/db/database';
 import type { Telemetry } from '../../src/domain/mqtt/payloads';
-import { createRollupFlusher } from '../../server/telemetry/rollups';
+import { createRollupFlusher, rollUpEverything } from '../../server/telemetry/rollups';
 import { HOUR_MS, MINUTE_MS } from '../../src/domain/time';
 import { seedFleet, T0 } from './fleet';
 import { everySecond, readingAt, writeReadings } from './readings';
@@ -235,6 +235,16 @@ describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
     await createRollupFlusher(ctx.db, ctx.kind).repair();
     await expectExact(ctx, 'OC-A1', START + HOUR - 300_000);
     expect((await rollups(ctx, 'OC-A1', HOUR_MS, START)).map((row) => row.rcp.n)).toEqual([300, 300]);
+  });
+
+  it('of a store written without a flusher, rolled up all at once, equal the raw rows', async () => {
+    const unflushed = createRollupFlusher(ctx.db, ctx.kind);
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 4000), 400, unflushed);
+    await writeReadings(ctx, 'OC-B1', everySecond(START - DAY, 300), 100, unflushed);
+    expect(await rollups(ctx, 'OC-A1', MINUTE_MS)).toEqual([]);
+    await rollUpEverything(ctx.db, ctx.kind);
+    await expectExact(ctx, 'OC-A1');
+    await expectExact(ctx, 'OC-B1', START - DAY);
   });
 
   it('with two server instances storing readings of the same minutes and flushing them at once, equal the raw rows', async () => {
