@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../server/db/database';
 import { sweepRetention } from '../../server/history/retention';
 import { HOUR_MS, MINUTE_MS } from '../../src/domain/time';
 import { seedFleet, T0 } from './fleet';
@@ -45,5 +47,21 @@ describe.each(STORE_KINDS)('retention (%s)', (kind) => {
     expect(await readingTimes()).toEqual([]);
     expect(await rollupStarts(MINUTE_MS)).toEqual(Array.from({ length: 30 }, (_, i) => limit + i * MINUTE_MS));
     expect(await rollupStarts(HOUR_MS)).toEqual([START + HOUR]);
+  });
+  it('writes nothing when nothing is past its retention: it sweeps while another connection holds the write lock', async () => {
+    const ctx = store.context();
+    // Ingestion's writer holds the lock most of the time on a busy SQLite store: a delete would wait for it.
+    const other = createDatabase(store.config());
+    try {
+      const swept = await other.db.transaction().execute(async (trx) => {
+        if (kind === 'postgres') await sql`lock table state_records, reading_rollups in exclusive mode`.execute(trx);
+        else await trx.updateTable('devices').set({ online: 0 }).where('id', '=', 'OC-A1').execute();
+        return sweepRetention(ctx, START);
+      });
+      expect(swept).toEqual({ readings: 0, rollups: 0 });
+    } finally {
+      await other.db.destroy();
+    }
+    expect(await readingTimes()).toHaveLength(7200 + 30);
   });
 });

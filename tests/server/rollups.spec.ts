@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../server/context';
 import { createDatabase } from '../../server/db/database';
 import type { Telemetry } from '../../src/domain/mqtt/payloads';
-import { createRollupFlusher } from '../../server/telemetry/rollups';
+import { createRollupFlusher, rollUpEverything } from '../../server/telemetry/rollups';
 import { HOUR_MS, MINUTE_MS } from '../../src/domain/time';
 import { seedFleet, T0 } from './fleet';
 import { everySecond, readingAt, writeReadings } from './readings';
@@ -202,6 +203,48 @@ describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
     expect(await rollups(ctx, 'OC-A1', MINUTE_MS)).toHaveLength(15);
     await expectExact(ctx, 'OC-A1');
     await expectExact(ctx, 'OC-B1', START - 2 * DAY);
+  });
+
+  it('after a clean close, are repaired without a write: the repair runs while another connection holds the write lock', async () => {
+    const closing = createRollupFlusher(ctx.db, ctx.kind);
+    // The fleet's own readings were stored without a flusher: rolled up by a first repair.
+    await closing.repair();
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 900), 100, closing);
+    await closing.close();
+    const other = createDatabase(store.config());
+    try {
+      await other.db.transaction().execute(async (trx) => {
+        if (kind === 'postgres') await sql`lock table state_records, reading_rollups in exclusive mode`.execute(trx);
+        else await trx.updateTable('devices').set({ online: 0 }).where('id', '=', 'OC-A1').execute();
+        await createRollupFlusher(ctx.db, ctx.kind).repair();
+      });
+    } finally {
+      await other.db.destroy();
+    }
+    await expectExact(ctx, 'OC-A1');
+  });
+
+  it('after a stop between a flush\'s minutes and its hours, or with a minute lost, are repaired', async () => {
+    const stopped = createRollupFlusher(ctx.db, ctx.kind);
+    await writeReadings(ctx, 'OC-A1', everySecond(START + HOUR - 300_000, 600), 100, stopped);
+    await stopped.flush();
+    // The first hour as if its last minutes' recomputation had not reached it; the second hour gone; a minute gone.
+    await ctx.db.updateTable('reading_rollups').set((eb) => ({ rcp_n: eb('rcp_n', '-', 60) })).where('device_id', '=', 'OC-A1').where('bucket_ms', '=', HOUR_MS).where('start', '=', START).execute();
+    await ctx.db.deleteFrom('reading_rollups').where('device_id', '=', 'OC-A1').where('bucket_ms', '=', HOUR_MS).where('start', '=', START + HOUR).execute();
+    await ctx.db.deleteFrom('reading_rollups').where('device_id', '=', 'OC-A1').where('bucket_ms', '=', MINUTE_MS).where('start', '=', START + HOUR + MINUTE_MS).execute();
+    await createRollupFlusher(ctx.db, ctx.kind).repair();
+    await expectExact(ctx, 'OC-A1', START + HOUR - 300_000);
+    expect((await rollups(ctx, 'OC-A1', HOUR_MS, START)).map((row) => row.rcp.n)).toEqual([300, 300]);
+  });
+
+  it('of a store written without a flusher, rolled up all at once, equal the raw rows', async () => {
+    const unflushed = createRollupFlusher(ctx.db, ctx.kind);
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 4000), 400, unflushed);
+    await writeReadings(ctx, 'OC-B1', everySecond(START - DAY, 300), 100, unflushed);
+    expect(await rollups(ctx, 'OC-A1', MINUTE_MS)).toEqual([]);
+    await rollUpEverything(ctx.db, ctx.kind);
+    await expectExact(ctx, 'OC-A1');
+    await expectExact(ctx, 'OC-B1', START - DAY);
   });
 
   it('with two server instances storing readings of the same minutes and flushing them at once, equal the raw rows', async () => {
