@@ -227,6 +227,9 @@ interface MonitorReport {
   met: boolean;
 }
 
+/** A difference with its sign: +0.12, −0.05. */
+const signed = (value: number): string => (value < 0 ? `−${-value}` : `+${value}`);
+
 const writeMonitorReport = (report: MonitorReport): string =>
   writeResults(BENCH_DIR, 'monitor', report, (file) => {
     const m = report.machine;
@@ -243,7 +246,7 @@ const writeMonitorReport = (report: MonitorReport): string =>
       '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|',
       ...report.scenarios.map(
         (r) =>
-          `| ${r.name} | ${r.misses.length === 0 ? 'met' : 'MISSED'} | ${r.longTasks.count} (${r.longTasks.maxMs}) | ${(r.busyShare * 100).toFixed(1)} % | ${(r.cpuShare * 100).toFixed(1)} % | ${cell(r)} | ${r.listRequests} | ${r.serverCores} (+${Math.round((r.serverCores - base) * 100) / 100}) | ${r.fleet.chambers}, ${r.fleet.refused} | ${r.load.join(' → ')} |`,
+          `| ${r.name} | ${r.misses.length === 0 ? 'met' : 'MISSED'} | ${r.longTasks.count} (${r.longTasks.maxMs}) | ${(r.busyShare * 100).toFixed(1)} % | ${(r.cpuShare * 100).toFixed(1)} % | ${cell(r)} | ${r.listRequests} | ${r.serverCores} (${signed(Math.round((r.serverCores - base) * 100) / 100)}) | ${r.fleet.chambers}, ${r.fleet.refused} | ${r.load.join(' → ')} |`,
       ),
       '',
       ...(report.met ? [] : ['Missed:', '', ...report.scenarios.flatMap((r) => r.misses.map((miss) => `- ${miss}`)), '']),
