@@ -96,18 +96,21 @@ export const createBatchWriter = (db: Kysely<DB>, kind: DatabaseKind, rollups: R
     const plans = planDevices(entries);
     // Only refused messages: nothing to write.
     if (plans.size === 0) return { unknown: new Set(), stored: 0, duplicates: 0, statuses: 0, patches: [], readings: [] };
-    const ordered = [...plans].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const touches = ordered.map(([deviceId, plan]): DeviceTouch => {
-      const newest = plan.newest;
-      return {
-        deviceId,
-        online: plan.online,
-        lastSeen: plan.lastSeen,
-        latest: newest === undefined ? undefined : { time: newest.Time, json: JSON.stringify({ ...newest, Id: deviceId }) },
-      };
-    });
+    // In Id order, each with its newest reading (the devices row keeps it as JSON, the patch as it is).
+    const devices = [...plans]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([deviceId, plan]) => {
+        const reading = plan.newest === undefined ? undefined : { ...plan.newest, Id: deviceId };
+        const touch: DeviceTouch = {
+          deviceId,
+          online: plan.online,
+          lastSeen: plan.lastSeen,
+          latest: reading === undefined ? undefined : { time: reading.Time, json: JSON.stringify(reading) },
+        };
+        return { deviceId, plan, reading, touch };
+      });
     const result = await db.transaction().execute(async (trx): Promise<BatchResult> => {
-      const touched = new Map((await statements.touch(trx, touches)).map((row) => [row.id, row]));
+      const touched = new Map((await statements.touch(trx, devices.map(({ touch }) => touch))).map((row) => [row.id, row]));
       const unknown = new Set<string>();
       const patches: DevicePatch[] = [];
       const rows: ReadingRow[] = [];
@@ -115,16 +118,14 @@ export const createBatchWriter = (db: Kysely<DB>, kind: DatabaseKind, rollups: R
       const written = new Map<string, Map<number, Telemetry>>();
       let telemetry = 0;
       let statuses = 0;
-      ordered.forEach(([deviceId, plan], index) => {
+      for (const { deviceId, plan, reading, touch } of devices) {
         const row = touched.get(deviceId);
         if (row === undefined) {
           unknown.add(deviceId);
-          return;
+          continue;
         }
-        const latest = touches[index]?.latest;
-        patches.push(
-          plan.newest !== undefined && latest !== undefined && row.latest === latest.json ? { ...presencePatch(row), Reading: { ...plan.newest, Id: deviceId } } : presencePatch(row),
-        );
+        // The patch carries the reading only when the row took it as its latest.
+        patches.push(reading !== undefined && row.latest === touch.latest?.json ? { ...presencePatch(row), Reading: reading } : presencePatch(row));
         statuses += plan.statuses;
         telemetry += plan.readings.length;
         const byTime = new Map<number, Telemetry>();
@@ -134,7 +135,7 @@ export const createBatchWriter = (db: Kysely<DB>, kind: DatabaseKind, rollups: R
           rows.push({ deviceId, reading: each });
         }
         written.set(deviceId, byTime);
-      });
+      }
       const stored = await statements.insert(trx, rows);
       const readings: StoredReading[] = [];
       for (const row of stored) {
