@@ -492,10 +492,6 @@ export const appEnUS = {
       settings: 'Send new settings to %{Id} (%{name}) while a session runs? %{detail}',
       go: 'Go ahead',
     },
-    readingsLog: {
-      newer: 'Show %{count} newer reading |||| Show %{count} newer readings',
-      newerHint: 'Readings that arrived since this page loaded and match its filter; the page stays as it is until you show them',
-    },
     deviceAtts: { view: 'View', views: { table: 'Table view', cards: 'Card view' } },
     tiles: {
       open: 'Open %{device}',

@@ -490,10 +490,6 @@ export const appZhCN = {
       settings: '%{Id}（%{name}）正在会话中，确定下发新参数吗？%{detail}',
       go: '确定执行',
     },
-    readingsLog: {
-      newer: '显示 %{count} 条新记录',
-      newerHint: '本页加载后新到且符合筛选条件的记录；点击前本页保持不变',
-    },
     deviceAtts: { view: '视图', views: { table: '表格视图', cards: '卡片视图' } },
     tiles: {
       open: '打开 %{device}',

@@ -127,10 +127,6 @@ const matches = (actual: unknown, wanted: unknown, field: FieldConfig | undefine
   return actual === wanted;
 };
 
-/** Whether a record is in a list with this (wire) filter, with the meaning above. */
-export const matchesFilter = (config: ResourceConfig, record: WireRecord, filter: Readonly<Record<string, unknown>>): boolean =>
-  Object.entries(filter).every(([source, wanted]) => matches(record[source], wanted, fieldOf(config, source)));
-
 /** Numbers by value, anything else by code point, as the server's binary collation orders text. */
 const compare = (a: unknown, b: unknown): number => {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
@@ -151,7 +147,10 @@ const byField = (field: string, order: SortOrder) => (a: WireRecord, b: WireReco
  * overlap (the server orders the same way).
  */
 export const applyListQuery = (config: ResourceConfig, records: readonly WireRecord[], body: ListBody): ListAnswer => {
-  const found = records.filter((record) => matchesFilter(config, record, body.filter ?? {}));
+  const filter = Object.entries(body.filter ?? {});
+  const found = records.filter((record) =>
+    filter.every(([source, wanted]) => matches(record[source], wanted, fieldOf(config, source))),
+  );
   const { field, order } = body.sort ?? config.defaultSort;
   const keys = [field, ...idFields(config).filter((source) => source !== field)].map((source) => byField(source, order));
   found.sort((a, b) => keys.reduce((result, key) => result || key(a, b), 0));

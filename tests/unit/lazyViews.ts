@@ -17,7 +17,6 @@ export const loadLazyViews = () =>
     import('../../src/resources/orders/OrderManager'),
     import('../../src/resources/orders/report/OrderReport'),
     import('../../src/resources/devices/detail/DeviceDetail'),
-    import('../../src/resources/state-records/ReadingsLog'),
     import('../../src/pages/WorkplacePage'),
     import('../../src/pages/userSetting/UserSettingPage'),
     import('../../src/pages/ExceptionPage'),

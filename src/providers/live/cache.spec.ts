@@ -58,16 +58,23 @@ describe('the query cache fed by the live stream', () => {
     for (const key of Object.values(KEYS)) expect(queryClient.getQueryState(key)?.dataUpdatedAt).toBe(1000);
   });
 
-  it('refetches no list on new readings: the readings log counts them itself', () => {
+  it('makes open state-records lists refetch on new readings, at most once per window', () => {
     vi.useFakeTimers();
     const { queryClient, emit } = seeded();
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
     const recordsList: QueryKey = ['state-records', 'getList', list];
     queryClient.setQueryData(recordsList, { data: [], total: 0 });
     for (let i = 0; i < 5; i += 1) emit('event', device({ Id: 'OC-1', Reading: { ...reading, Time: 2000 + i } }));
+    expect(invalidate).toHaveBeenCalledTimes(1);
+    expect(queryClient.getQueryState(recordsList)?.isInvalidated).toBe(true);
+    vi.advanceTimersByTime(LIST_REFETCH_MS);
+    expect(invalidate).toHaveBeenCalledTimes(2);
     vi.advanceTimersByTime(LIST_REFETCH_MS * 3);
-    expect(invalidate).not.toHaveBeenCalled();
-    expect(queryClient.getQueryState(recordsList)?.isInvalidated).toBe(false);
+    expect(invalidate).toHaveBeenCalledTimes(2);
+    // A patch without a reading, order or session refetches nothing.
+    emit('event', device({ Id: 'OC-1', Online: false }));
+    expect(invalidate).toHaveBeenCalledTimes(2);
+    expect(invalidate.mock.calls.every(([filters]) => filters?.queryKey?.[0] === 'state-records')).toBe(true);
   });
 
   it('makes open order lists refetch when an order or a session changes', () => {

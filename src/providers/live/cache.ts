@@ -12,9 +12,9 @@ import type { LiveConnection } from './connection';
  * - a device patch is merged into every cached `devices` record with that Id, whatever the query
  *   (getOne, getList, getInfiniteList, getMany, getManyReference), keeping each query's age, so lists and
  *   pages change in place without a request;
- * - a change of order or session makes the open `orders` lists refetch, at most once per LIST_REFETCH_MS (a
- *   list's page, sort, filter and total are the server's to say); a new reading refetches nothing: the
- *   readings log keeps its page and counts the newer readings itself (src/resources/state-records/);
+ * - a new reading makes the open `state-records` lists refetch, and a change of order or session the open
+ *   `orders` lists, each at most once per LIST_REFETCH_MS (a list's page, sort, filter and total are the
+ *   server's to say; guessing where a reading lands would go wrong on most of them);
  * - an `alarm` event makes every open `alarms` query refetch (the list, an alarm's page and its history),
  *   at most once per LIST_REFETCH_MS however many alarms change at once;
  * - a reset or a polling tick refetches every open query of the live resources.
@@ -135,6 +135,7 @@ export const bindLiveCache = (connection: LiveConnection, queryClient: QueryClie
     pending.clear();
     patchDevices(queryClient, batch);
   };
+  const readings = throttle(() => void refetchLists(queryClient, stateRecordsConfig.name), LIST_REFETCH_MS);
   const orders = throttle(() => void refetchLists(queryClient, ordersConfig.name), LIST_REFETCH_MS);
   const alarms = throttle(() => void queryClient.invalidateQueries({ queryKey: [alarmsConfig.name] }), LIST_REFETCH_MS);
   const refetchAll = () => void refetchLive(queryClient);
@@ -147,6 +148,7 @@ export const bindLiveCache = (connection: LiveConnection, queryClient: QueryClie
       if (pending.size === 0) queueMicrotask(applyPending);
       const earlier = pending.get(patch.Id);
       pending.set(patch.Id, earlier === undefined ? patch : withPatch(earlier, patch));
+      if (patch.Reading !== undefined) readings.call();
       if (patch.OrderNum !== undefined || patch.SessionOC !== undefined) orders.call();
     }),
     connection.on('reset', refetchAll),
@@ -154,6 +156,7 @@ export const bindLiveCache = (connection: LiveConnection, queryClient: QueryClie
   ];
   return () => {
     unsubscribe.forEach((off) => off());
+    readings.cancel();
     orders.cancel();
     alarms.cancel();
   };
