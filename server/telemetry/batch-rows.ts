@@ -24,21 +24,6 @@ export const READING_COLUMNS = [
   ['hm_bp', 'HmBP'],
 ] as const satisfies readonly (readonly [keyof NewStateRecordRow, keyof Telemetry])[];
 
-export const COLUMNS = 2 + READING_COLUMNS.length;
-
-/**
- * Rows per insert statement, largest first: a batch is cut into these, so only four statement shapes
- * exist (a shape per row count would fill SQLite's statement cache). 512 rows × 18 columns = 9,216
- * parameters, below SQLite's limit (32,766 in better-sqlite3's build) and PostgreSQL's (65,535).
- */
-export const INSERT_CHUNK_ROWS = [512, 64, 8, 1] as const;
-
-/** One reading's values in column order (slot indices of `insertStatement`). */
-export const pushRow = (values: unknown[], deviceId: string, reading: Telemetry): void => {
-  values.push(deviceId, reading.Time);
-  for (const [, wire] of READING_COLUMNS) values.push(reading[wire] ?? null);
-};
-
 /** A reading the insert stored (not one stored before). */
 export type StoredRow = { device_id: string; time: number };
 

@@ -1,8 +1,24 @@
 import type { Kysely } from 'kysely';
 import { parameter, reusable, runReusable, type ReusableQuery } from '../db/database';
 import { flag, type DB, type NewStateRecordRow } from '../db/schema';
-import { COLUMNS, INSERT_CHUNK_ROWS, pushRow, READING_COLUMNS, type BatchStatements, type StoredRow, type TouchRow } from './batch-rows';
+import type { Telemetry } from '../../src/domain/mqtt/payloads';
+import { READING_COLUMNS, type BatchStatements, type StoredRow, type TouchRow } from './batch-rows';
 import { forwardLastSeen } from './presence';
+
+const COLUMNS = 2 + READING_COLUMNS.length;
+
+/**
+ * Rows per insert statement, largest first: a batch is cut into these, so only four statement shapes
+ * exist (a shape per row count would fill SQLite's statement cache). 512 rows × 18 columns = 9,216
+ * parameters, below SQLite's limit (32,766 in better-sqlite3's build) and PostgreSQL's (65,535).
+ */
+const INSERT_CHUNK_ROWS = [512, 64, 8, 1] as const;
+
+/** One reading's values in column order (slot indices of `insertStatement`). */
+const pushRow = (values: unknown[], deviceId: string, reading: Telemetry): void => {
+  values.push(deviceId, reading.Time);
+  for (const [, wire] of READING_COLUMNS) values.push(reading[wire] ?? null);
+};
 
 /**
  * SQLite's statements, built and compiled once (server/db/database.ts, `reusable`): building the devices
