@@ -70,12 +70,22 @@ interface BucketKey {
 }
 const keyOf = (deviceId: string, start: number): string => `${start}\n${deviceId}`;
 
-/** `where` of the buckets: each device's [start, start + width) on `column`. */
-const within = (column: 'time' | 'start', width: number, buckets: readonly BucketKey[]) =>
+/** A device's range on a bucket's time column: [from, to). */
+interface DeviceRange {
+  deviceId: string;
+  from: number;
+  to: number;
+}
+
+/** `where` of the ranges: each device's [from, to) on `column`. */
+const within = (column: 'time' | 'start', ranges: readonly DeviceRange[]) =>
   sql.join(
-    buckets.map(({ deviceId, start }) => sql`(device_id = ${deviceId} and ${sql.ref(column)} >= ${start} and ${sql.ref(column)} < ${start + width})`),
+    ranges.map(({ deviceId, from, to }) => sql`(device_id = ${deviceId} and ${sql.ref(column)} >= ${from} and ${sql.ref(column)} < ${to})`),
     sql` or `,
   );
+/** Each bucket as its own range. */
+const rangesOf = (width: number, buckets: readonly BucketKey[]): DeviceRange[] =>
+  buckets.map(({ deviceId, start }) => ({ deviceId, from: start, to: start + width }));
 
 /**
  * Between statements: a batch waiting for the connection (on SQLite, the writer thread's one) goes first,
@@ -95,7 +105,7 @@ const recomputeHours = async (db: Kysely<DB>, hours: readonly BucketKey[], stopp
   for (let offset = 0; offset < hours.length && !stopped(); offset += FLUSH_CHUNK_BUCKETS) {
     await sql`insert into reading_rollups (${INSERT_COLUMNS})
       select device_id, ${sql.lit(HOUR_MS)}, start - start % ${sql.lit(HOUR_MS)}, ${minuteAggregates} from reading_rollups
-      where bucket_ms = ${sql.lit(MINUTE_MS)} and (${within('start', HOUR_MS, hours.slice(offset, offset + FLUSH_CHUNK_BUCKETS))})
+      where bucket_ms = ${sql.lit(MINUTE_MS)} and (${within('start', rangesOf(HOUR_MS, hours.slice(offset, offset + FLUSH_CHUNK_BUCKETS)))})
       group by device_id, start - start % ${sql.lit(HOUR_MS)}
       on conflict (device_id, bucket_ms, start) do update set ${REPLACE}`.execute(db);
     await yieldToBatches();
@@ -110,7 +120,7 @@ const recompute = async (db: Kysely<DB>, kind: DatabaseKind, minutes: readonly B
     // A bucket with no raw rows left (past RAW_RETENTION_DAYS) yields no group: its rollup is kept.
     await sql`insert into reading_rollups (${INSERT_COLUMNS})
       select device_id, ${sql.lit(MINUTE_MS)}, time - time % ${sql.lit(MINUTE_MS)}, ${raw} from state_records
-      where ${within('time', MINUTE_MS, chunk)} group by device_id, time - time % ${sql.lit(MINUTE_MS)}
+      where ${within('time', rangesOf(MINUTE_MS, chunk))} group by device_id, time - time % ${sql.lit(MINUTE_MS)}
       on conflict (device_id, bucket_ms, start) do update set ${REPLACE}`.execute(db);
     await yieldToBatches();
   }
@@ -131,7 +141,7 @@ const differs = sql.join(
  * minute whose every reading's count equals its raw rows' is right, and an hour whose counts are its
  * minutes' sums likewise (a row without any of these readings changes no rollup).
  */
-const staleOf = async (db: Kysely<DB>, kind: DatabaseKind, width: number, buckets: readonly BucketKey[]): Promise<BucketKey[]> => {
+const staleOf = async (db: Kysely<DB>, kind: DatabaseKind, width: number, ranges: readonly DeviceRange[]): Promise<BucketKey[]> => {
   const group =
     width === MINUTE_MS
       ? sql`select device_id, time - time % ${sql.lit(MINUTE_MS)} as start, ${sql.join(
@@ -139,21 +149,60 @@ const staleOf = async (db: Kysely<DB>, kind: DatabaseKind, width: number, bucket
             const value = name === 'HmBPSys' || name === 'HmBPDia' ? bloodPressureParts(kind)[name] : sql.ref(ROLLUP_COLUMNS[name]);
             return sql`count(${value}) as ${sql.ref(alias)}`;
           }),
-        )} from state_records where ${within('time', MINUTE_MS, buckets)} group by device_id, time - time % ${sql.lit(MINUTE_MS)}`
+        )} from state_records where ${within('time', ranges)} group by device_id, time - time % ${sql.lit(MINUTE_MS)}`
       : sql`select device_id, start - start % ${sql.lit(HOUR_MS)} as start, ${sql.join(
           COUNTS.map(({ kept, alias }) => sql`sum(${sql.ref(kept)}) as ${sql.ref(alias)}`),
-        )} from reading_rollups where bucket_ms = ${sql.lit(MINUTE_MS)} and (${within('start', HOUR_MS, buckets)}) group by device_id, start - start % ${sql.lit(HOUR_MS)}`;
+        )} from reading_rollups where bucket_ms = ${sql.lit(MINUTE_MS)} and (${within('start', ranges)}) group by device_id, start - start % ${sql.lit(HOUR_MS)}`;
   const { rows } = await sql<{ device_id: string; start: number }>`select g.device_id, g.start from (${group}) g
     left join reading_rollups u on u.device_id = g.device_id and u.bucket_ms = ${sql.lit(width)} and u.start = g.start
     where ${differs}`.execute(db);
   return rows.map((row) => ({ deviceId: row.device_id, start: Number(row.start) }));
 };
 
-/** Of `buckets`, the stale ones (`staleOf`), `FLUSH_CHUNK_BUCKETS` a statement. */
+/**
+ * Candidate buckets per checking statement. A device's candidates are read as runs of its time (below),
+ * so a statement costs its raw rows, not a lookup per bucket: at 1 Hz 256 minutes are about 15,000 rows,
+ * and a batch waits for one such read at most, where 8 buckets a statement took 25,000 statements to
+ * check bench:api's store (docs/performance.md).
+ */
+const CHECK_SLICE_BUCKETS = 256;
+/** Candidates of one device further apart than this many buckets are read as two runs, not one spanning the gap. */
+const RUN_GAP_BUCKETS = 4;
+
+/** Each device's candidates as runs of its time: consecutive ones (gaps of up to RUN_GAP_BUCKETS) one range, of at most CHECK_SLICE_BUCKETS. */
+const runsOf = (width: number, buckets: readonly BucketKey[]): (DeviceRange & { buckets: number })[] => {
+  const sorted = [...buckets].sort((a, b) => (a.deviceId === b.deviceId ? a.start - b.start : a.deviceId < b.deviceId ? -1 : 1));
+  const runs: (DeviceRange & { buckets: number })[] = [];
+  for (const { deviceId, start } of sorted) {
+    const last = runs.at(-1);
+    if (last?.deviceId === deviceId && start <= last.to + RUN_GAP_BUCKETS * width && last.buckets < CHECK_SLICE_BUCKETS) {
+      last.to = Math.max(last.to, start + width);
+      last.buckets += 1;
+    } else runs.push({ deviceId, from: start, to: start + width, buckets: 1 });
+  }
+  return runs;
+};
+
+/**
+ * Of `buckets`, the stale ones (`staleOf`), about CHECK_SLICE_BUCKETS a statement. A bucket between two
+ * candidates of a run is checked too, and recomputed if stale: a recomputed bucket is right whatever
+ * asked for it.
+ */
 const staleAmong = async (db: Kysely<DB>, kind: DatabaseKind, width: number, buckets: readonly BucketKey[], stopped: () => boolean): Promise<BucketKey[]> => {
   const stale: BucketKey[] = [];
-  for (let offset = 0; offset < buckets.length && !stopped(); offset += FLUSH_CHUNK_BUCKETS) {
-    stale.push(...(await staleOf(db, kind, width, buckets.slice(offset, offset + FLUSH_CHUNK_BUCKETS))));
+  const slices: DeviceRange[][] = [];
+  let count = CHECK_SLICE_BUCKETS;
+  for (const run of runsOf(width, buckets)) {
+    if (count >= CHECK_SLICE_BUCKETS) {
+      slices.push([]);
+      count = 0;
+    }
+    slices.at(-1)?.push(run);
+    count += run.buckets;
+  }
+  for (const slice of slices) {
+    if (stopped()) break;
+    stale.push(...(await staleOf(db, kind, width, slice)));
     await yieldToBatches();
   }
   return stale;

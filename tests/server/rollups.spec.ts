@@ -205,6 +205,27 @@ describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
     await expectExact(ctx, 'OC-B1', START - 2 * DAY);
   });
 
+  it('after a restart, are repaired across more minutes than one checking statement reads: several chambers, each with rolled-up, stale and missing minutes, one with a backlog far behind', async () => {
+    // A reading every 20 s for 100 minutes: 400 candidate minutes over four chambers, more than one statement's 256.
+    const everyTwentySeconds = (start: number, count: number, first = 0) => everySecond(start, count * 20, first * 20).filter((_, i) => i % 20 === 0);
+    const stopped = createRollupFlusher(ctx.db, ctx.kind);
+    for (const deviceId of ['OC-A1', 'OC-A2', 'OC-B1', 'OC-B2']) {
+      await writeReadings(ctx, deviceId, everyTwentySeconds(START, 180), 100, stopped);
+      await stopped.flush();
+      // Then the process stops before its next flush.
+      await writeReadings(ctx, deviceId, everyTwentySeconds(START, 120, 180), 100, stopped);
+    }
+    await writeReadings(ctx, 'OC-A1', everySecond(START - 2 * DAY, 150), 100, stopped);
+    // A minute of OC-A2 wrongly rolled up, among its good ones.
+    await ctx.db.updateTable('reading_rollups').set((eb) => ({ rcp_n: eb('rcp_n', '+', 1) })).where('device_id', '=', 'OC-A2').where('bucket_ms', '=', MINUTE_MS).where('start', '=', START + 10 * MINUTE_MS).execute();
+    await createRollupFlusher(ctx.db, ctx.kind).repair();
+    for (const deviceId of ['OC-A1', 'OC-A2', 'OC-B1', 'OC-B2']) {
+      expect(await rollups(ctx, deviceId, MINUTE_MS)).toHaveLength(100);
+      await expectExact(ctx, deviceId);
+    }
+    await expectExact(ctx, 'OC-A1', START - 2 * DAY);
+  });
+
   it('after a clean close, are repaired without a write: the repair runs while another connection holds the write lock', async () => {
     const closing = createRollupFlusher(ctx.db, ctx.kind);
     // The fleet's own readings were stored without a flusher: rolled up by a first repair.
