@@ -3,7 +3,7 @@ import { loadConfig, type Env } from '../server/config';
 import { hashDeviceSecret } from '../server/devices/registry';
 import { seededRandom } from '../src/domain/random';
 import type { BenchDevice } from './ingest-load';
-import { readingInserter, ROOT, seedAccounts, UNLIMITED } from './seed';
+import { readingInserter, rollUpSeeded, ROOT, seedAccounts, UNLIMITED } from './seed';
 import type { BenchStore } from './store';
 
 /**
@@ -102,5 +102,6 @@ export const seedIngest = async (
   } finally {
     await bulk.close();
   }
+  await rollUpSeeded(config);
   return fleet;
 };

@@ -20,7 +20,8 @@ import { statsSummariesMigration } from './statsSummaries';
  * "Speed"); 0025 the notification channels, subscriptions, quiet hours,
  * outbox and escalations (docs/notifications.md); 0026 the template forms' submissions; 0027 the certificate an
  * approver's todo is about; 0028 the analysis' summaries per chamber and day and week and for the fleet per day
- * and hour, kept by triggers (server/db/statsSummaries.ts).
+ * and hour, kept by triggers (server/db/statsSummaries.ts); 0029 PostgreSQL's statistics of the rollups'
+ * chambers and widths together.
  */
 
 /** An auto-increment integer primary key `id`, spelled as each store wants it. */
@@ -742,6 +743,20 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       },
     },
     '0028_stats_summaries': statsSummariesMigration(kind),
+    '0029_rollups_statistics': {
+      // PostgreSQL estimates a chamber's rollups of one width as its share of all rollups times that width's
+      // share, as if independent: a chamber with years of minute rollups among a fleet of hour rollups only
+      // gets its hours estimated 40 times too many, and a seq scan of the table (docs/performance.md, "Time
+      // series on PostgreSQL"). Their combined frequencies correct it. SQLite reads the key's range anyway.
+      async up(db: Kysely<unknown>) {
+        if (kind !== 'postgres') return;
+        await sql`create statistics if not exists reading_rollups_device_width (mcv) on device_id, bucket_ms from reading_rollups`.execute(db);
+        await sql`analyze reading_rollups`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        if (kind === 'postgres') await sql`drop statistics if exists reading_rollups_device_width`.execute(db);
+      },
+    },
   };
 };
 
