@@ -249,6 +249,24 @@ export interface CreateDatabaseOptions {
   onPoolError?: (error: Error) => void;
 }
 
+/**
+ * DATABASE_URL with PostgreSQL's JIT compiling turned off in its connection options: it compiled a chamber's
+ * two years of history for about 400 ms to run 35 (docs/performance.md, "Time series on PostgreSQL"); the
+ * server's statements read key ranges, where compiling never pays. Options the URL gives are kept before it.
+ * (pg takes the URL's parameters over its own config's, so the URL carries it.)
+ */
+const withoutJit = (url: string): string => {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  const own = parsed.searchParams.get('options');
+  parsed.searchParams.set('options', own === null || own === '' ? '-c jit=off' : `${own} -c jit=off`);
+  return parsed.toString();
+};
+
 export const createDatabase = (
   config: Pick<Config, 'database' | 'sqliteSynchronous'>,
   options: CreateDatabaseOptions = {},
@@ -264,7 +282,7 @@ export const createDatabase = (
     idleSqlite.set(db, () => (dialect.driver?.lent === 0 ? connection : undefined));
     return { kind: 'sqlite', db };
   }
-  const pool = new pg.Pool({ connectionString: target.url, types: pgTypes, application_name: 'oxygen-console' });
+  const pool = new pg.Pool({ connectionString: withoutJit(target.url), types: pgTypes, application_name: 'oxygen-console' });
   pool.on('error', (error) => options.onPoolError?.(error));
   return { kind: 'postgres', db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }) };
 };

@@ -69,3 +69,26 @@ describe.each(STORE_KINDS)('database (%s)', (kind) => {
     });
   }
 });
+
+describe('PostgreSQL connections', () => {
+  const store = useStore('postgres');
+  const setting = async (database: ReturnType<typeof createDatabase>, name: 'jit' | 'statement_timeout') =>
+    (await sql<{ value: string }>`select current_setting(${name}) as value`.execute(database.db)).rows[0]?.value;
+
+  it('run without JIT compiling, and keep the options given in DATABASE_URL', async () => {
+    const config = store.config();
+    if (config.database.kind !== 'postgres') throw new Error('a PostgreSQL store');
+    const plain = createDatabase(config);
+    const url = new URL(config.database.url);
+    url.searchParams.set('options', '-c statement_timeout=4321');
+    const withOptions = createDatabase({ ...config, database: { kind: 'postgres', url: url.toString() } });
+    try {
+      expect(await setting(plain, 'jit')).toBe('off');
+      expect(await setting(withOptions, 'jit')).toBe('off');
+      expect(await setting(withOptions, 'statement_timeout')).toBe('4321ms');
+    } finally {
+      await plain.db.destroy();
+      await withOptions.db.destroy();
+    }
+  });
+});
