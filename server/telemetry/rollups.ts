@@ -169,10 +169,15 @@ const CHECK_SLICE_BUCKETS = 256;
 /** Candidates of one device further apart than this many buckets are read as two runs, not one spanning the gap. */
 const RUN_GAP_BUCKETS = 4;
 
+/** A run of one device's candidate buckets: its range, and how many candidates lie in it. */
+interface BucketRun extends DeviceRange {
+  buckets: number;
+}
+
 /** Each device's candidates as runs of its time: consecutive ones (gaps of up to RUN_GAP_BUCKETS) one range, of at most CHECK_SLICE_BUCKETS. */
-const runsOf = (width: number, buckets: readonly BucketKey[]): (DeviceRange & { buckets: number })[] => {
+const runsOf = (width: number, buckets: readonly BucketKey[]): BucketRun[] => {
   const sorted = [...buckets].sort((a, b) => (a.deviceId === b.deviceId ? a.start - b.start : a.deviceId < b.deviceId ? -1 : 1));
-  const runs: (DeviceRange & { buckets: number })[] = [];
+  const runs: BucketRun[] = [];
   for (const { deviceId, start } of sorted) {
     const last = runs.at(-1);
     if (last?.deviceId === deviceId && start <= last.to + RUN_GAP_BUCKETS * width && last.buckets < CHECK_SLICE_BUCKETS) {
