@@ -260,6 +260,7 @@ const withoutJit = (url: string): string => {
   try {
     parsed = new URL(url);
   } catch {
+    // Not a URL (pg's key=value form): left as given, so JIT stays as the database server sets it.
     return url;
   }
   const own = parsed.searchParams.get('options');
