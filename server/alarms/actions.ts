@@ -6,6 +6,7 @@ import type { MessageNotice } from '../../src/domain/live';
 import type { AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
+import { transact } from '../db/transact';
 import { badInput, notFound } from '../http/envelope';
 import { announceMessages } from '../messages/post';
 import type { Viewer } from '../scope/service';
@@ -55,8 +56,8 @@ export const actOnAlarm = async (
   action: OperatorAction,
 ): Promise<AlarmRecord> => {
   const at = ctx.now();
-  const notices: MessageNotice[] = [];
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const { row, notices } = await transact(ctx.db, async (trx) => {
+    const notices: MessageNotice[] = [];
     const alarm = await alarmScope(trx, viewer).selectAll('a').where('a.id', '=', id).executeTakeFirst();
     if (alarm === undefined) throw notFound();
     const to = nextAlarmState(stateOf(alarm), action.input, { condition: alarm.condition === 1, suppressed: false });
@@ -65,7 +66,7 @@ export const actOnAlarm = async (
     const after = await changeAlarm(trx, alarm, { to, columns: columnsOf(action, actor, at), action: AUDITED[action.input], comment: commentOf(action) }, actor, at, notices);
     // Moved by the engine or another operator since it was read.
     if (after === undefined) throw refused;
-    return after;
+    return { row: after, notices };
   });
   const record = recordOf(row);
   ctx.live.publish({ type: 'alarm', data: record });

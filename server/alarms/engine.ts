@@ -6,6 +6,7 @@ import type { Telemetry } from '../../src/domain/mqtt/payloads';
 import type { AppContext } from '../context';
 import { SYSTEM_ACTOR } from '../audit/trail';
 import type { AlarmRow } from '../db/schema';
+import { transact } from '../db/transact';
 import { announceMessages } from '../messages/post';
 import type { LimitedLog } from '../telemetry/log';
 import { loadRules, type RulesOfType } from './rules';
@@ -83,9 +84,9 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
     const context = new Map(
       (await db.selectFrom('devices').select(['id', 'state', 'session_oc']).where('id', 'in', ids).execute()).map((row) => [row.id, row]),
     );
-    const notices: MessageNotice[] = [];
-    const changed = await db.transaction().execute(async (trx) => {
+    const { rows: changed, notices } = await transact(db, async (trx) => {
       const rows: AlarmRow[] = [];
+      const notices: MessageNotice[] = [];
       const open = new Map((await openAlarmsOf(trx, ids)).map((row) => [`${row.device_id} ${row.kind}`, row]));
       for (const [deviceId, events] of fired) {
         const device = context.get(deviceId);
@@ -114,7 +115,7 @@ export const createAlarmEngine = ({ ctx, log, intervalMs }: AlarmEngineOptions):
           else open.set(`${deviceId} ${kind}`, row);
         }
       }
-      return rows;
+      return { rows, notices };
     });
     for (const row of changed) ctx.live.publish({ type: 'alarm', data: recordOf(row) });
     announceMessages(ctx, notices);

@@ -4,6 +4,7 @@ import type { MessageNotice } from '../../src/domain/live';
 import { nextAlarmState, type AlarmInput } from '../../src/domain/alarms/states';
 import { SYSTEM_ACTOR } from '../audit/trail';
 import type { AlarmRow, DB } from '../db/schema';
+import { transact } from '../db/transact';
 import { changeAlarm, stateOf } from './store';
 
 /**
@@ -30,15 +31,18 @@ export const sweepAlarms = async (db: Kysely<DB>, now: number, notices: MessageN
     else if (!suppressed && row.state === 'suppressed') changes.push({ row, input: 'release' });
   }
   if (changes.length === 0) return [];
-  return db.transaction().execute(async (trx) => {
+  const swept = await transact(db, async (trx) => {
     const changed: AlarmRow[] = [];
+    const announced: MessageNotice[] = [];
     for (const { row, input } of changes) {
       const to = nextAlarmState(stateOf(row), input, { condition: row.condition === 1, suppressed: input === 'suppress' });
       if (to === undefined) continue;
       const columns = input === 'unshelve' ? { shelved_until: null } : {};
-      const after = await changeAlarm(trx, row, { to, columns, action: input === 'unshelve' ? 'alarm.unshelve' : 'alarm.change' }, SYSTEM_ACTOR, now, notices);
+      const after = await changeAlarm(trx, row, { to, columns, action: input === 'unshelve' ? 'alarm.unshelve' : 'alarm.change' }, SYSTEM_ACTOR, now, announced);
       if (after !== undefined) changed.push(after);
     }
-    return changed;
+    return { changed, announced };
   });
+  notices.push(...swept.announced);
+  return swept.changed;
 };

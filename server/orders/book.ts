@@ -4,6 +4,7 @@ import { BOOKING_AHEAD_DAYS, BOOKING_PAST_TOLERANCE_MINUTES, type BookingBody } 
 import { recordAudit, type AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
+import { transact } from '../db/transact';
 import { badInput, notFound } from '../http/envelope';
 import { deviceScope, type Viewer } from '../scope/service';
 import { expiryMs, isOpenBooking, orderById, takeOpenBooking, type OrderState } from './booking';
@@ -77,7 +78,7 @@ const freshCode = async (trx: Transaction<DB>, deviceId: string): Promise<string
  * has passed, is too far ahead or overlaps another booking of the chamber (the message names it).
  */
 export const bookChamber = (ctx: BookingContext, viewer: Viewer, actor: AuditActor, body: BookingBody): Promise<OrderState> =>
-  ctx.db.transaction().execute(async (trx) => {
+  transact(ctx.db, async (trx) => {
     const now = ctx.now();
     checkBookingTime(body.SetT, now);
     await lockScopedDevice(trx, viewer, body.Id);
@@ -106,7 +107,7 @@ export const bookChamber = (ctx: BookingContext, viewer: Viewer, actor: AuditAct
  * booking is 40000; one of a device out of scope 40400.
  */
 export const cancelBooking = (ctx: BookingContext, viewer: Viewer, actor: AuditActor, id: number): Promise<OrderState> =>
-  ctx.db.transaction().execute(async (trx) => {
+  transact(ctx.db, async (trx) => {
     const now = ctx.now();
     const booking = await orderById(trx, id);
     if (booking === undefined) throw notFound();

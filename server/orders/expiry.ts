@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
+import { transact } from '../db/transact';
 import { expiryMs, isOpenBooking, takeOpenBooking } from './booking';
 
 export interface ExpiryResult {
@@ -28,7 +29,7 @@ export const expireOverdue = async (ctx: Pick<AppContext, 'db' | 'config'>, now:
     // Looked for before the transaction, which takes SQLite's write lock at once (server/db/database.ts):
     // a sweep that finds nothing must not wait for the ingestion's writer.
     if ((await overdue(ctx.db).select('id').limit(1).executeTakeFirst()) === undefined) break;
-    const batch = await ctx.db.transaction().execute(async (trx) => {
+    const batch = await transact(ctx.db, async (trx) => {
       const due = await overdue(trx)
         .select(['id', 'order_num', 'device_id', 'set_t'])
         .orderBy('set_t')

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { transact } from '../db/transact';
 import { orderByNum, type OrderState } from './booking';
 import { finishOrder, lockDevice, stateSql, stateWhile, type DeviceView } from './session-device';
 
@@ -22,7 +23,7 @@ export type EndResult =
  * concurrent end finishes nothing twice.
  */
 export const endSession = (ctx: Pick<AppContext, 'db'>, input: SessionEnd): Promise<EndResult> =>
-  ctx.db.transaction().execute(async (trx): Promise<EndResult> => {
+  transact(ctx.db, async (trx): Promise<EndResult> => {
     const { deviceId, at } = input;
     const device = await lockDevice(trx, deviceId);
     if (device === undefined) return { outcome: 'unknownDevice' };

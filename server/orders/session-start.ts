@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
+import { transact } from '../db/transact';
 import { isOpen, ORDER_COLUMNS, orderByNum, takeOpenBooking, toState, windowPosition, type OrderState } from './booking';
 import { finishOrder, lockDevice, stateSql, stateWhile, type DeviceView } from './session-device';
 
@@ -68,7 +69,7 @@ const settled = async (trx: Transaction<DB>, ctx: Pick<AppContext, 'config'>, de
  * says why. Concurrent starts of one booking: the conditional update lets exactly one through.
  */
 export const startSession = (ctx: Pick<AppContext, 'db' | 'config'>, input: SessionStart): Promise<StartResult> =>
-  ctx.db.transaction().execute(async (trx): Promise<StartResult> => {
+  transact(ctx.db, async (trx): Promise<StartResult> => {
     const { deviceId, at } = input;
     const oc = input.oc.trim();
     const device = await lockDevice(trx, deviceId);

@@ -1,8 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createAccount } from '../../server/accounts/service';
 import { createDatabase } from '../../server/db/database';
 import { createMigrator, MIGRATION_NAMES, migrateToLatest } from '../../server/db/migrations';
+import type { DB } from '../../server/db/schema';
+import { transact } from '../../server/db/transact';
 import { STORE_KINDS, useStore } from './stores';
 
 describe.each(STORE_KINDS)('database (%s)', (kind) => {
@@ -90,5 +92,61 @@ describe('PostgreSQL connections', () => {
       await plain.db.destroy();
       await withOptions.db.destroy();
     }
+  });
+
+  describe('a transaction chosen as a deadlock\'s victim', () => {
+    /**
+     * Two transactions taking the rows 1 and 2 in opposite orders, each waiting until the other holds its
+     * first row (on its first attempt only): PostgreSQL must break that cycle by aborting one of them.
+     */
+    const crossing = async <T>(run: (db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<string>) => Promise<T>) => {
+      const db = store.database.db;
+      await sql`create table crossing_rows (id integer primary key, n integer not null)`.execute(db);
+      await sql`insert into crossing_rows values (1, 0), (2, 0)`.execute(db);
+      let attempts = 0;
+      let arrived = 0;
+      let bothHold: () => void = () => undefined;
+      const holding = new Promise<void>((resolve) => (bothHold = resolve));
+      const taking = (first: number, second: number) => async (trx: Transaction<DB>) => {
+        attempts += 1;
+        await sql`update crossing_rows set n = n + 1 where id = ${first}`.execute(trx);
+        if ((arrived += 1) === 2) bothHold();
+        await holding;
+        await sql`update crossing_rows set n = n + 1 where id = ${second}`.execute(trx);
+        return `${first} then ${second}`;
+      };
+      try {
+        const outcomes = await Promise.allSettled([run(db, taking(1, 2)), run(db, taking(2, 1))]);
+        const rows = await sql<{ n: number }>`select n from crossing_rows order by id`.execute(db);
+        return { outcomes, attempts, counts: rows.rows.map((row) => Number(row.n)) };
+      } finally {
+        await sql`drop table crossing_rows`.execute(db);
+      }
+    };
+
+    it('fails one of the two when run once, so the race is real', async () => {
+      const { outcomes, counts } = await crossing((db, work) => db.transaction().execute(work));
+      const failed = outcomes.filter((outcome) => outcome.status === 'rejected');
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({ reason: { code: '40P01' } });
+      expect(counts).toEqual([1, 1]);
+    });
+
+    it('is run again by transact: both finish, each change counted once', async () => {
+      const { outcomes, attempts, counts } = await crossing(transact);
+      expect(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : outcome.reason))).toEqual(['1 then 2', '2 then 1']);
+      expect(attempts).toBe(3);
+      expect(counts).toEqual([2, 2]);
+    });
+
+    it('is not run again for an error that is not a lost race', async () => {
+      let attempts = 0;
+      const refused = transact(store.database.db, async (trx) => {
+        attempts += 1;
+        await sql`select 1 / 0`.execute(trx);
+      });
+      await expect(refused).rejects.toMatchObject({ code: '22012' });
+      expect(attempts).toBe(1);
+    });
   });
 });
