@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import {
   AppBar,
   Layout,
-  LoadingIndicator,
   Logout,
   Sidebar,
   TitlePortal,
@@ -16,6 +15,7 @@ import { AlarmBanner } from './alarms/AlarmBanner';
 import { AlarmCounts } from './alarms/AlarmCounts';
 import { ConsoleFooter } from './ConsoleFooter';
 import { ConsoleMenu } from './ConsoleMenu';
+import { FetchingIndicator } from './FetchingIndicator';
 import { LiveIndicator } from './LiveIndicator';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import { MessageBox } from './messages/MessageBox';
@@ -76,7 +76,7 @@ const ConsoleAppBar = () => {
             <MessageBox />
             <LocaleSwitcher />
             <ToggleThemeButton />
-            <LoadingIndicator />
+            <FetchingIndicator />
           </>
         )
       }

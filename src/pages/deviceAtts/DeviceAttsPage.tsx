@@ -12,6 +12,7 @@ import { useLabels } from '../../resources/generate/labels';
 import { shows } from '../../resources/model';
 import type { FleetDevice } from '../monitorDashboard/fleetLayout';
 import { DeviceCard } from './DeviceCard';
+import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 import { DEVICE_ATTS_VIEW_KEY, DEVICE_ATTS_VIEWS, type DeviceAttsView } from './deviceAttsView';
 
 /** The device attributes of docs/product.md, in its order: id, name, location, type, status, switch permission, update time, current running order. */
@@ -45,10 +46,11 @@ const RowCommands = (_: { label: string }) => <DeviceCommands />;
 const DeviceCards = () => {
   const translate = useTranslate();
   const { data } = useListContext<FleetDevice>();
+  const deviceTypes = useDeviceTypes();
   if (data?.length === 0) return <Typography sx={{ p: 2 }} color="text.secondary">{translate('app.monitor.empty')}</Typography>;
   return (
     <Box data-testid="device-cards" sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))', gap: 1.5, p: 1.5 }}>
-      {data?.map((record) => <DeviceCard key={record.id} record={record} />)}
+      {data?.map((record) => <DeviceCard key={record.id} record={record} typeName={deviceTypes.get(record.Type)?.name} />)}
     </Box>
   );
 };

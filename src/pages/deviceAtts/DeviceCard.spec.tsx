@@ -18,7 +18,7 @@ const withReading = (record: FleetDevice, Time: number, RCPi02: number): FleetDe
 const card = (record: FleetDevice) => (
   <AdminContext dataProvider={testDataProvider({ getList: () => Promise.resolve({ data: [], total: 0 }) as never })}>
     <ResourceContextProvider value="devices">
-      <DeviceCard record={record} />
+      <DeviceCard record={record} typeName="Single" />
     </ResourceContextProvider>
   </AdminContext>
 );
@@ -30,6 +30,7 @@ describe('a device status card', () => {
     expect(rendered).toBeGreaterThan(0);
     view.rerender(card(withReading(device, 2000, 23.4)));
     expect(screen.getByText(/23\.4/)).toBeTruthy();
+    expect(document.querySelector('[data-field="Type"]')?.textContent).toContain('Single');
     expect(document.querySelector('[data-device="OC-1"]')?.getAttribute('data-reading-time')).toBe('2000');
     expect(commandRenders.count).toBe(rendered);
     view.rerender(card({ ...withReading(device, 3000, 23.4), Permission: 'Close' } as FleetDevice));

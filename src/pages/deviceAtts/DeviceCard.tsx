@@ -3,7 +3,6 @@ import { Box, Card, CardActions, CardContent, Typography } from '@mui/material';
 import { RecordContextProvider, ShowButton, useLocaleState, useTranslate } from 'react-admin';
 import { PER_READING_FIELDS } from '../../domain/live';
 import { sameExcept } from '../../resources/generate/StableDatagridBody';
-import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 import { DeviceCommands } from '../../resources/devices/DeviceCommands';
 import { ChamberStatus, chamberLook, LOOK_COLOR } from '../monitorDashboard/ChamberStatus';
 import { inSession, type FleetDevice } from '../monitorDashboard/fleetLayout';
@@ -41,12 +40,12 @@ const CardCommands = memo(
 
 /**
  * One chamber as a card of the device status page: its status colour, who and where it is, its key
- * readings, and the device commands the role may give (the same as the table's row actions).
+ * readings, and the device commands the role may give (the same as the table's row actions). Its type's
+ * name comes from the page, which reads the types once for all its cards.
  */
-export const DeviceCard = memo(function DeviceCard({ record }: { record: FleetDevice }) {
+export const DeviceCard = memo(function DeviceCard({ record, typeName }: { record: FleetDevice; typeName: string | undefined }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const deviceTypes = useDeviceTypes();
   const reading = record.Reading ?? undefined;
   const session = inSession(record);
   const field = (source: string) => translate(`resources.devices.fields.${source}`);
@@ -60,7 +59,7 @@ export const DeviceCard = memo(function DeviceCard({ record }: { record: FleetDe
           <ChamberStatus device={record} />
         </Box>
         <Fact name="Location" label={field('Location')}>{record.Location}</Fact>
-        <Fact name="Type" label={field('Type')}>{deviceTypes.get(record.Type)?.name ?? translate('app.tiles.typeValue', { type: record.Type })}</Fact>
+        <Fact name="Type" label={field('Type')}>{typeName ?? translate('app.tiles.typeValue', { type: record.Type })}</Fact>
         <Fact name="Permission" label={field('Permission')}>{record.Permission ? translate(`resources.devices.choices.Permission.${record.Permission}`) : ''}</Fact>
         <Fact name="OrderNum" label={field('OrderNum')}>{record.OrderNum ?? '—'}</Fact>
         <Fact name="RCP" label={translate('app.monitor.columns.RCP')}>

@@ -2,16 +2,19 @@ import type { ReactElement } from 'react';
 import { Chip, Typography } from '@mui/material';
 import {
   DateField,
+  Link,
   NumberField,
   ReferenceArrayField,
   ReferenceField,
   SelectField,
   TextField,
   useFieldValue,
+  useGetPathForRecord,
   useLocaleState,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { RESOURCE_CONFIGS } from '../configs';
 import { idFields } from '../model';
 import type { EnumFieldConfig, FieldConfig, ResourceConfig, Tone, UnitBy } from '../types';
 import { choicesOf, unitNamedBy, type Labels } from './labels';
@@ -61,6 +64,39 @@ const NumberInUnit = ({ source, unitBy }: ColumnProps & { unitBy: UnitBy }) => {
   );
 };
 
+const stopRowClick = (event: { stopPropagation: () => void }) => event.stopPropagation();
+
+/**
+ * A reference that shows the referenced record's own id, which is this field's value: drawn from the value
+ * and linked to that record, with nothing looked up. A ReferenceField would look each row's record up
+ * through react-query's cache and keep it there; a log of readings refetching its page every 2 s at 10,000
+ * chambers grows the cache by a page of devices each time, and every cache event walks it.
+ */
+const ReferencedId = ({ source, reference }: ColumnProps & { reference: string }) => {
+  const value: unknown = useFieldValue({ source });
+  const id = typeof value === 'string' || typeof value === 'number' ? value : undefined;
+  const path = useGetPathForRecord({ record: id === undefined ? undefined : { id }, resource: reference, link: 'show' });
+  if (id === undefined) return null;
+  const text = (
+    <Typography component="span" variant="body2" sx={oneLine}>
+      {String(id)}
+    </Typography>
+  );
+  return path ? (
+    <Link to={path} onClick={stopRowClick}>
+      {text}
+    </Link>
+  ) : (
+    text
+  );
+};
+
+/** Whether a reference shows what its value already is: the referenced resource's (single) id field. */
+const showsReferencedId = (reference: string, shows: string | undefined): boolean => {
+  const referenced = RESOURCE_CONFIGS.find((config) => config.name === reference);
+  return referenced !== undefined && shows !== undefined && idFields(referenced).join() === shows;
+};
+
 const hasTones = (field: EnumFieldConfig): field is EnumFieldConfig & { tones: NonNullable<EnumFieldConfig['tones']> } => field.tones !== undefined;
 
 /** The react-admin field that shows a value of this kind; null for what is never shown (passwords). */
@@ -96,8 +132,9 @@ export const fieldElement = (
     case 'datetime':
       return <DateField key={source} {...common} showTime locales={labels.locale} sx={sx} />;
     case 'reference':
-      return field.many ? (
-        <ReferenceArrayField key={source} {...common} reference={field.reference} />
+      if (field.many) return <ReferenceArrayField key={source} {...common} reference={field.reference} />;
+      return showsReferencedId(field.reference, field.shows) ? (
+        <ReferencedId key={source} {...common} reference={field.reference} />
       ) : (
         <ReferenceField key={source} {...common} reference={field.reference} link="show" sx={sx}>
           {field.shows ? <TextField source={field.shows} /> : undefined}

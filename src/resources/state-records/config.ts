@@ -18,7 +18,8 @@ export const stateRecordsConfig = defineResource({
   adapter: 'upstream',
   endpoints: { list: '/list/get_OCState' },
   fields: {
-    Id: { kind: 'reference', reference: 'devices', searchBy: 'Id', required: true, views: ['list', 'filter', 'sort', 'show'] },
+    // Named by its Id, the value itself: the log refetches its page every 2 s, and a name would be looked up per row.
+    Id: { kind: 'reference', reference: 'devices', searchBy: 'Id', shows: 'Id', required: true, views: ['list', 'filter', 'sort', 'show'] },
     Time: { kind: 'datetime', required: true, views: ['list', 'filter', 'sort', 'show'] },
     L: { kind: 'enum', choices: onOff, views: ['show', 'filter'] },
     SP: { kind: 'number', min: 1, max: 3, unit: 'ata', views: ['show', 'sort'] },

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMockServer } from '../../../mocks/node';
-import { column, table, wait } from './dom';
+import { bodyRows, column, table, wait } from './dom';
 import { REST, UPSTREAM } from './fixtures';
 import { renderConsole } from './renderConsole';
 
@@ -28,6 +28,24 @@ describe('generated list', () => {
     for (const label of ['Cabin pressure (ATA)', 'Cabin oxygen concentration (%)', 'Cabin temperature (°C)', 'Blood pressure (mmHg)', 'Remaining time (min)']) {
       expect(within(table()).getByText(label)).toBeTruthy();
     }
+  });
+
+  it('names a reading\'s chamber by its Id, linked to the chamber, without looking chambers up', async () => {
+    const lookups: string[] = [];
+    server.events.on('request:start', ({ request }) => {
+      if (request.url.endsWith('/get_OCProperty')) void request.clone().text().then((body) => body.includes('"filter":{"Id"') && lookups.push(body));
+    });
+    await renderConsole('/state-records', { locale: 'en-US' });
+    await screen.findByText('1-10 of 55', {}, wait);
+    const chambers = column('Device');
+    expect(chambers).toHaveLength(10);
+    expect(chambers.every((id) => String(id).startsWith('Id-'))).toBe(true);
+    const links = bodyRows().map((row) => row.querySelector('a[href^="/devices/"]')?.getAttribute('href'));
+    expect(links).toEqual(chambers.map((id) => `/devices/${String(id)}/show`));
+    // A ReferenceField asks for the page's chambers by Id right after the rows are drawn.
+    await new Promise((settled) => setTimeout(settled, 300));
+    expect(lookups).toEqual([]);
+    server.events.removeAllListeners();
   });
 
   it('filters, sorts and pages through the upstream', async () => {
