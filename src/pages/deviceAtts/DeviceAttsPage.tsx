@@ -1,7 +1,7 @@
 import TableRowsIcon from '@mui/icons-material/TableRows';
 import ViewModuleIcon from '@mui/icons-material/ViewModule';
 import { Box, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { CanAccess, Datagrid, ExportButton, FilterButton, List, Pagination, TopToolbar, useListContext, useStore, useTranslate } from 'react-admin';
 import { DeviceCommands } from '../../resources/devices/DeviceCommands';
 import { devicesConfig } from '../../resources/devices/config';
@@ -42,10 +42,14 @@ const ViewSwitch = ({ view, onChange }: { view: DeviceAttsView; onChange: (view:
 /** The device commands as the table's last column; `label` is its header, read by the Datagrid. */
 const RowCommands = (_: { label: string }) => <DeviceCommands />;
 
-/** The card view: a card per chamber of the current page. */
+/**
+ * The card view: a card per chamber of the current page. The page's records are a deferred value, so a
+ * refetch or a burst of patches that changes many cards is rendered in slices, not as one long task
+ * (as the generated lists' rows: StableDatagridBody).
+ */
 const DeviceCards = () => {
   const translate = useTranslate();
-  const { data } = useListContext<FleetDevice>();
+  const data = useDeferredValue(useListContext<FleetDevice>().data);
   const deviceTypes = useDeviceTypes();
   if (data?.length === 0) return <Typography sx={{ p: 2 }} color="text.secondary">{translate('app.monitor.empty')}</Typography>;
   return (
