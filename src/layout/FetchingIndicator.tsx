@@ -6,8 +6,8 @@ import { RefreshIconButton } from 'react-admin';
 /**
  * Whether any query is fetching or any mutation running, as react-admin's useLoading tells, but kept from
  * each cache event's own query. useLoading counts the fetching queries over the whole cache on every
- * event; with live patches and a list refetching every 2 s that walk was a fifth of a busy console's main
- * thread at 10,000 chambers.
+ * event; with live patches and the readings log refetching every 2 s, that walk was a fifth of the page's
+ * main thread in a profile at 2,000 chambers (docs/scaling.md).
  */
 const useFetching = (): boolean => {
   const client = useQueryClient();

@@ -3,6 +3,7 @@ import ViewModuleIcon from '@mui/icons-material/ViewModule';
 import { Box, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { useDeferredValue, useMemo } from 'react';
 import { CanAccess, Datagrid, ExportButton, FilterButton, List, Pagination, TopToolbar, useListContext, useStore, useTranslate } from 'react-admin';
+import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 import { DeviceCommands } from '../../resources/devices/DeviceCommands';
 import { devicesConfig } from '../../resources/devices/config';
 import { csvExporter } from '../../resources/generate/exporter';
@@ -12,7 +13,6 @@ import { useLabels } from '../../resources/generate/labels';
 import { shows } from '../../resources/model';
 import type { FleetDevice } from '../monitorDashboard/fleetLayout';
 import { DeviceCard } from './DeviceCard';
-import { useDeviceTypes } from '../../resources/device-types/useDeviceTypes';
 import { DEVICE_ATTS_VIEW_KEY, DEVICE_ATTS_VIEWS, type DeviceAttsView } from './deviceAttsView';
 
 /** The device attributes of docs/product.md, in its order: id, name, location, type, status, switch permission, update time, current running order. */
