@@ -8,6 +8,7 @@ import type { Command } from '../../src/domain/mqtt/payloads';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/trail';
 import type { AppContext } from '../context';
 import type { DB } from '../db/schema';
+import { transact } from '../db/transact';
 import type { MessageDraft } from '../messages/kinds';
 import { announceMessages, postMessages } from '../messages/post';
 
@@ -83,7 +84,7 @@ export const announce = (ctx: Pick<AppContext, 'live'>, outcome: CommandOutcome)
  */
 export const settleCommands = async (ctx: OutcomeContext, filter: CommandFilter, settlement: Settlement, at: number): Promise<CommandOutcome[]> => {
   const error = settlement.status === 'refused' ? (settlement.error ?? null) : null;
-  const settled = await ctx.db.transaction().execute(async (trx) => {
+  const settled = await transact(ctx.db, async (trx) => {
     const rows = await trx
       .updateTable('device_commands')
       .set({ status: settlement.status, error, answered_at: at })
