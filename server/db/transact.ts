@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely, Transaction } from 'kysely';
+import { storeErrorCode } from './errors';
 import type { DB } from './schema';
 
 /**
@@ -11,8 +12,7 @@ const LOST_RACE = new Set(['40P01', '40001']);
 /** Attempts in all; a fourth lost race in a row is reported, not hidden. */
 const TRANSACT_ATTEMPTS = 4;
 
-const lostRace = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && LOST_RACE.has(error.code);
+const lostRace = (error: unknown): boolean => LOST_RACE.has(storeErrorCode(error) ?? '');
 
 /**
  * `work` in one transaction, run again from its start when PostgreSQL chose it as a deadlock's victim.

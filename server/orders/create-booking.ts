@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context';
+import { storeErrorCode } from '../db/errors';
 import { notFound } from '../http/envelope';
 import { orderByNum, type Db, type OrderState } from './booking';
 
@@ -34,10 +35,8 @@ const nextOrderNum = async (db: Db, time: number): Promise<string> => {
   return sequence <= 9999 ? `${day}${pad(sequence, 4)}` : `${day}-${randomBytes(4).toString('hex')}`;
 };
 
-const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-};
+const UNIQUE_VIOLATIONS = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
+const isUniqueViolation = (error: unknown): boolean => UNIQUE_VIOLATIONS.has(storeErrorCode(error) ?? '');
 
 /**
  * Creates an open booking (demo, simulator, tests; a booking API later). The device must be in service (else

@@ -91,11 +91,11 @@ const ReferencedId = ({ source, reference }: ColumnProps & { reference: string }
   );
 };
 
+/** Each resource's id field (a composite id's fields joined), found once rather than per column and render. */
+const ID_FIELD = new Map(RESOURCE_CONFIGS.map((config) => [config.name, idFields(config).join()]));
+
 /** Whether a reference shows what its value already is: the referenced resource's (single) id field. */
-const showsReferencedId = (reference: string, shows: string | undefined): boolean => {
-  const referenced = RESOURCE_CONFIGS.find((config) => config.name === reference);
-  return referenced !== undefined && shows !== undefined && idFields(referenced).join() === shows;
-};
+const showsReferencedId = (reference: string, shows: string | undefined): boolean => shows !== undefined && ID_FIELD.get(reference) === shows;
 
 const hasTones = (field: EnumFieldConfig): field is EnumFieldConfig & { tones: NonNullable<EnumFieldConfig['tones']> } => field.tones !== undefined;
 
