@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import { alarmRulesConfig } from '../../src/resources/alarm-rules/config';
 import { alarmsConfig } from '../../src/resources/alarms/config';
 import { alarmActionBodies } from '../../src/resources/alarms/requests';
@@ -9,6 +8,7 @@ import { noPayload } from '../auth/routes';
 import type { ListAnswer } from '../../src/resources/query';
 import type { ZodTypeProvider } from '../http/validation';
 import { asRecords, type RenderedList } from '../lists/answer';
+import { recordParams } from '../rest/list';
 import { actOnAlarm, alarmHistory } from './actions';
 import { alarmRuleEditBody, editAlarmRule } from './rule-edit';
 import { alarmRulesResource } from './list';
@@ -25,7 +25,7 @@ import { alarmRulesResource } from './list';
  * An alarm out of the caller's scope is 404 like one that does not exist.
  */
 
-const idParams = z.strictObject({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
+const idParams = recordParams(alarmsConfig);
 
 export const alarmRoutes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -62,7 +62,7 @@ export const alarmRoutes: FastifyPluginAsync = async (instance) => {
 
   app.put(
     '/alarm-rules/:id',
-    { schema: { params: idParams, body: alarmRuleEditBody }, onRequest: requireAccess({ resource: alarmRulesConfig.name, action: 'edit' }) },
+    { schema: { params: recordParams(alarmRulesConfig), body: alarmRuleEditBody }, onRequest: requireAccess({ resource: alarmRulesConfig.name, action: 'edit' }) },
     async (request) => {
       await editAlarmRule(app.ctx, actorOf(request), request.params.id, request.body);
       const answer = await alarmRulesResource.list(app.ctx, signedIn(request), { current: 1, pageSize: 1, filter: { id: [request.params.id] } });

@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { notificationPreferencesSchema, type AlarmDelivery, type ChannelType, type NotificationPreferences, type NotificationPreferencesAnswer } from '../../src/domain/notifications';
 import type { AlarmPriority } from '../../src/domain/alarms/rules';
+import { alarmsConfig } from '../../src/resources/alarms/config';
+import { notificationChannelsConfig } from '../../src/resources/notification-channels/config';
 import { actorOf } from '../audit/actor';
 import { recordAudit } from '../audit/trail';
 import { requireAccess, signedIn } from '../auth/guard';
@@ -10,6 +12,7 @@ import type { DB } from '../db/schema';
 import { badInput, notFound } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
 import { alarmScope } from '../alarms/list';
+import { recordParams } from '../rest/list';
 import { testNotification } from './message';
 import { sendNotification } from './send';
 
@@ -22,7 +25,6 @@ import { sendNotification } from './send';
  *   GET  /alarms/:id/notifications                what was sent for an alarm and how it went (alarms/show)
  */
 
-const idParams = z.strictObject({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
 const testBody = z.strictObject({ to: z.email().max(255).optional() }).nullish();
 
 const preferencesOf = async (db: Kysely<DB>, accountId: number): Promise<NotificationPreferencesAnswer> => {
@@ -51,7 +53,7 @@ export const notificationRoutes: FastifyPluginAsync = async (instance) => {
 
   app.post(
     '/notification-channels/:id/test',
-    { schema: { params: idParams, body: testBody }, onRequest: requireAccess({ resource: 'notification-channels', action: 'test' }) },
+    { schema: { params: recordParams(notificationChannelsConfig), body: testBody }, onRequest: requireAccess({ resource: 'notification-channels', action: 'test' }) },
     async (request) => {
       const channel = await ctx.db.selectFrom('notification_channels').selectAll().where('id', '=', request.params.id).executeTakeFirst();
       if (channel === undefined) throw notFound();
@@ -109,7 +111,7 @@ export const notificationRoutes: FastifyPluginAsync = async (instance) => {
     },
   );
 
-  app.get('/alarms/:id/notifications', { schema: { params: idParams }, onRequest: requireAccess({ resource: 'alarms', action: 'show' }) }, async (request) => {
+  app.get('/alarms/:id/notifications', { schema: { params: recordParams(alarmsConfig) }, onRequest: requireAccess({ resource: 'alarms', action: 'show' }) }, async (request) => {
     const alarm = await alarmScope(ctx.db, signedIn(request)).select('a.id').where('a.id', '=', request.params.id).executeTakeFirst();
     if (alarm === undefined) throw notFound();
     const rows = await ctx.db

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import { bookingBodySchema } from '../../src/resources/orders/requests';
 import { ordersConfig } from '../../src/resources/orders/config';
 import { actorOf } from '../audit/actor';
 import { requireAccess, signedIn } from '../auth/guard';
 import { noPayload } from '../auth/routes';
 import type { ZodTypeProvider } from '../http/validation';
-import { INTEGER_ID_MAX } from '../../src/resources/model';
+import { recordParams } from '../rest/list';
 import { orderRecord } from './booking';
 import { bookChamber, cancelBooking } from './book';
 import { sessionReport } from './report';
@@ -19,7 +18,7 @@ import { sessionReport } from './report';
  * The list stays the upstream's `list/get_Records`. Failures are REST errors: status + `{ message, code }`.
  */
 
-const orderParams = z.strictObject({ id: z.coerce.number().int().min(1).max(INTEGER_ID_MAX) });
+const orderParams = recordParams(ordersConfig);
 
 export const orderRestRoutes: FastifyPluginAsync = async (instance) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { idFields, type WireRecord } from '../../src/resources/model';
+import { fieldOf, idFields, type WireRecord } from '../../src/resources/model';
 import type { ListAnswer } from '../../src/resources/query';
 import type { ResourceConfig } from '../../src/resources/types';
 import { requireAccess, signedIn } from '../auth/guard';
@@ -16,8 +16,18 @@ export const restPath = (config: ResourceConfig): string => {
   return `/${config.path ?? config.name}`;
 };
 
-/** A record's name in `/:id` by default: a whole number. */
-export const numericId = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/**
+ * A record's name in `/:id` by default: a whole number inside its `id` field's limits. Those are its
+ * column's (an integer or a bigint), so PostgreSQL is never asked to compare a wider one (a 500 there).
+ */
+export const numericIdOf = (config: ResourceConfig) => {
+  const field = fieldOf(config, 'id');
+  if (field?.kind !== 'number') throw new Error(`${config.name}: a record named by number needs a number id field`);
+  return z.coerce.number().int().min(field.min).max(field.max);
+};
+
+/** The params of a route under a record's path, `/:id`, named as numericIdOf says. */
+export const recordParams = (config: ResourceConfig) => z.strictObject({ id: numericIdOf(config) });
 
 /** The answer's records: a rendered page parsed (only `/:id` reads them), records as they are. */
 export const recordsOf = (answer: ListAnswer | RenderedList): ListAnswer => (typeof answer.list === 'string' ? asRecords(answer as RenderedList) : (answer as ListAnswer));
@@ -31,7 +41,7 @@ export const recordsOf = (answer: ListAnswer | RenderedList): ListAnswer => (typ
  * A record is named by its `id` field, a whole number unless the resource says otherwise (`recordId`).
  * The listing is checked against the configuration here, so a gap stops the start.
  */
-export const registerRestList = (instance: FastifyInstance, { config, listing, list, recordId = numericId }: ServedResource): void => {
+export const registerRestList = (instance: FastifyInstance, { config, listing, list, recordId = numericIdOf(config) }: ServedResource): void => {
   listing();
   const ids = idFields(config);
   if (ids.length !== 1 || ids[0] !== 'id') throw new Error(`${config.name}: a REST resource is named by its id field, not by ${ids.join(', ')}`);

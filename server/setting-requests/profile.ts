@@ -2,11 +2,13 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Locale } from '../../src/domain/locales';
 import { AUDIT_LOG_CONFIG } from '../../src/resources/configs';
+import { settingRequestsConfig } from '../../src/resources/setting-requests/config';
 import { PROFILE_CALLS, profileStep, type OperationLogRow, type ProfileBasic, type SettingRequestRecord } from '../../src/resources/setting-requests/requests';
 import { requireAccess, signedIn } from '../auth/guard';
 import type { AppContext } from '../context';
 import { languageOf, ok, t } from '../http/envelope';
 import type { ZodTypeProvider } from '../http/validation';
+import { numericIdOf } from '../rest/list';
 import type { Viewer } from '../scope/service';
 import { listRequests, readRequest } from './list';
 
@@ -16,7 +18,7 @@ import { listRequests, readRequest } from './list';
  * calls"): the request `id` given, else the newest the caller reads. Same rights as the request's own page.
  */
 
-const query = z.strictObject({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }).nullish();
+const query = z.strictObject({ id: numericIdOf(settingRequestsConfig).optional() }).nullish();
 
 const pick = async (ctx: Pick<AppContext, 'db'>, viewer: Viewer, id: number | undefined): Promise<SettingRequestRecord | undefined> => {
   if (id !== undefined) return readRequest(ctx, viewer, id);

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import { settingRequestsConfig } from '../../src/resources/setting-requests/config';
 import { amendBodySchema, approveBodySchema, rejectBodySchema, settingRequestBodySchema } from '../../src/resources/setting-requests/requests';
 import { actorOf } from '../audit/actor';
 import { requireAccess, signedIn } from '../auth/guard';
 import { noPayload } from '../auth/routes';
 import type { ZodTypeProvider } from '../http/validation';
+import { recordParams } from '../rest/list';
 import { decideRequest } from './decide';
 import { amendRequest, cancelRequest, requestSettings } from './service';
 
@@ -20,7 +20,7 @@ import { amendRequest, cancelRequest, requestSettings } from './service';
  * A request out of the caller's scope is 404 like one that does not exist; each answers the request.
  */
 
-const idParams = z.strictObject({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
+const idParams = recordParams(settingRequestsConfig);
 const resource = settingRequestsConfig.name;
 
 export const settingRequestRoutes: FastifyPluginAsync = async (instance) => {

@@ -1,9 +1,11 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { CODES } from '../../src/domain/envelope';
+import { alarmsConfig } from '../../src/resources/alarms/config';
 import { fieldOf } from '../../src/resources/model';
+import { ordersConfig } from '../../src/resources/orders/config';
 import { filterableFields } from '../../src/resources/query';
-import type { ResourceConfig } from '../../src/resources/types';
+import type { FieldConfig, ResourceConfig } from '../../src/resources/types';
 import { listPath } from '../../server/lists/route';
 import { SERVED_RESOURCES } from '../../server/resources/registry';
 import { restPath } from '../../server/rest/list';
@@ -74,5 +76,59 @@ describe.each(STORE_KINDS)('SQL fragments in every list (%s)', (kind) => {
       expect(literal.total).toBe(0);
     }
     expect(await snapshot(store.context())).toBe(before);
+  });
+});
+
+/** A number or time bound as far as its field allows, or past it (a time has no limit but a safe integer). */
+const limitsOf = (field: FieldConfig): { inside: number[]; outside: number[] } | undefined => {
+  if (field.kind === 'number') return { inside: [field.min, field.max], outside: field.max < Number.MAX_SAFE_INTEGER ? [field.max + 1] : [] };
+  if (field.kind === 'datetime') return { inside: [0, Number.MAX_SAFE_INTEGER], outside: [-1] };
+  return undefined;
+};
+
+/**
+ * A filter value at its field's limits is a question like any other, answered 200 on both stores; one past
+ * them is refused naming the field. PostgreSQL compares a value with the column's own type, so a limit
+ * wider than the column (an integer id allowed up to 2^53) was a 500 there and fine on SQLite.
+ */
+describe.each(STORE_KINDS)('every list at its fields\' limits (%s)', (kind) => {
+  const store = useStore(kind);
+  const fleet = useFleetApp(store);
+
+  it.each(SERVED_RESOURCES.map((resource) => [resource.config.name, resource.config] as const))('%s answers each bound inside and refuses one outside', async (_name, config) => {
+    const token = fleet.tokens.admin;
+    for (const source of filterableFields(config)) {
+      const field = fieldOf(config, source);
+      const limits = field === undefined ? undefined : limitsOf(field);
+      if (limits === undefined) continue;
+      for (const value of limits.inside) {
+        for (const filter of [{ [source]: value }, { [source]: { gte: value } }, { [source]: { lte: value } }]) {
+          const answer = await ask(fleet.app, token, config, { filter });
+          expect({ filter, status: answer.status }).toEqual({ filter, status: 200 });
+        }
+      }
+      for (const value of limits.outside) expectRefusedNaming(await ask(fleet.app, token, config, { filter: { [source]: { lte: value } } }), `${source}.lte`);
+    }
+  });
+
+  // A route under a record's path takes its id's limits (the actions beside share the same params).
+  const recordRoutes = SERVED_RESOURCES.flatMap(({ config }) => {
+    const id = fieldOf(config, 'id');
+    return config.adapter === 'rest' && id?.kind === 'number' ? [[`${REST_PREFIX}${restPath(config)}/:id`, id] as const] : [];
+  });
+  it.each([
+    ...recordRoutes,
+    ...(['history', 'notifications'] as const).map((tail) => [`${REST_PREFIX}/alarms/:id/${tail}`, fieldOf(alarmsConfig, 'id')] as const),
+    [`${REST_PREFIX}/orders/:id/report`, fieldOf(ordersConfig, 'id')] as const,
+  ])('GET %s answers at its id\'s limit (the record or 404) and refuses one past it', async (route, id) => {
+    if (id?.kind !== 'number') throw new Error(`${route}: no number id`);
+    const get = (value: number) =>
+      fleet.app.inject({ method: 'GET', url: route.replace(':id', String(value)), headers: { authorization: `Bearer ${fleet.tokens.admin}`, 'accept-language': 'en-US' } });
+    expect([200, 404]).toContain((await get(id.max)).statusCode);
+    if (id.max < Number.MAX_SAFE_INTEGER) {
+      const past = await get(id.max + 1);
+      expect(past.statusCode).toBe(400);
+      expect(past.json<{ message: string }>().message).toContain('id');
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { COMMAND_STATUSES } from '../../domain/commands';
+import { INTEGER_ID_MAX } from '../model';
 import { defineResource } from '../types';
 
 /** Where the requests are served under the REST base: `/api/v1/setting-requests`. */
@@ -28,7 +29,7 @@ export const settingRequestsConfig = defineResource({
   adapter: 'rest',
   path: SETTING_REQUESTS_PATH,
   fields: {
-    id: { kind: 'number', integer: true, min: 1, max: Number.MAX_SAFE_INTEGER, views: ['list', 'sort', 'show'] },
+    id: { kind: 'number', integer: true, min: 1, max: INTEGER_ID_MAX, views: ['list', 'sort', 'show'] },
     deviceId: { kind: 'reference', reference: 'devices', searchBy: 'Id', shows: 'Id', required: true, views: ['list', 'filter', 'sort', 'show'] },
     status: {
       kind: 'enum',
