@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { fieldOf, idFields, type WireRecord } from '../../src/resources/model';
+import { fieldOf, idFields, INTEGER_ID_MAX, type WireRecord } from '../../src/resources/model';
 import type { ListAnswer } from '../../src/resources/query';
 import type { ResourceConfig } from '../../src/resources/types';
 import { requireAccess, signedIn } from '../auth/guard';
@@ -17,13 +17,15 @@ export const restPath = (config: ResourceConfig): string => {
 };
 
 /**
- * A record's name in `/:id` by default: a whole number inside its `id` field's limits. Those are its
- * column's (an integer or a bigint), so PostgreSQL is never asked to compare a wider one (a 500 there).
+ * A record's name in `/:id` by default: a whole number its column can hold, a 32-bit integer when the
+ * `id` field's range fits one (those tables' ids are `integer`), else a safe integer (a `bigint`). So
+ * PostgreSQL is never asked to compare a wider one (a 500 there), and a number beyond the field's own
+ * range but inside the column's is a record that does not exist (404), as any other missing one.
  */
 export const numericIdOf = (config: ResourceConfig) => {
   const field = fieldOf(config, 'id');
   if (field?.kind !== 'number') throw new Error(`${config.name}: a record named by number needs a number id field`);
-  return z.coerce.number().int().min(field.min).max(field.max);
+  return z.coerce.number().int().min(1).max(field.max <= INTEGER_ID_MAX ? INTEGER_ID_MAX : Number.MAX_SAFE_INTEGER);
 };
 
 /** The params of a route under a record's path, `/:id`, named as numericIdOf says. */
