@@ -126,6 +126,7 @@ export const createIngest = (ctx: AppContext, options: IngestOptions): Ingest =>
     retryMaxMs: options.retryMaxMs ?? RETRY_MAX_MS,
     counters,
     log,
+    pipelined: thread !== undefined,
     attempt: createCommit({ ctx, thread, counters, outcomes, alarms, rollups: rollups ?? { touch: () => undefined } }),
   });
   const take = createIntake({ ctx, log, threaded: thread !== undefined, counters, outcomes, queue, alarms });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it, beforeAll, vi } from 'vitest';
 import { seedFleet, T0 } from '../../tests/server/fleet';
 import { MINUTE, useStore } from '../../tests/server/stores';
@@ -87,6 +88,37 @@ describe('the writer thread: raw telemetry and status parsed and written off the
         .execute();
     await writer.close();
     expect(await minute()).toEqual([{ rcp_min: 1, rcp_max: 3, rcp_sum: 6, rcp_n: 3 }]);
+  });
+
+  it('refuses unwritten a batch sent behind one that fails, and writes it when it is sent again behind the retry', async () => {
+    const { db } = store.database;
+    // One reading the store refuses: the batch holding it fails, as a store error would.
+    await sql`create trigger writer_spec_fail before insert on state_records when new.rcp = 1.75 begin select raise(abort, 'injected failure'); end`.execute(db);
+    const writer = createThreadedBatchWriter(store.config());
+    try {
+      const failing = entriesOf([['OC-A2', 'telemetry', JSON.stringify({ Time: AT + 60_000, RCP: 1.75 })]]);
+      const behind = entriesOf([
+        ['OC-A2', 'telemetry', JSON.stringify({ Time: AT + 61_000, RCP: 1 })],
+        ['OC-A2', 'status', 'offline'],
+      ]);
+      // Sent together: the second is with the thread before the first has failed.
+      const answers = await Promise.allSettled([writer.write(failing), writer.write(behind)]);
+      expect(answers.map((answer) => (answer.status === 'rejected' ? String(answer.reason) : 'written'))).toEqual([
+        expect.stringContaining('injected failure'),
+        expect.stringContaining('the batch before it failed'),
+      ]);
+      const stored = () => db.selectFrom('state_records').select('time').where('device_id', '=', 'OC-A2').where('time', '>=', AT + 60_000).execute();
+      expect(await stored()).toEqual([]);
+      // The failed one again (healed), and the one behind it after: both written, in their order.
+      await sql`drop trigger writer_spec_fail`.execute(db);
+      const [retried, again] = await Promise.all([writer.write(failing), writer.write(behind)]);
+      expect([retried.stored, again.stored, again.statuses]).toEqual([1, 1, 1]);
+      expect((await stored()).map((row) => row.time)).toEqual([AT + 60_000, AT + 61_000]);
+      expect(await db.selectFrom('devices').select('online').where('id', '=', 'OC-A2').executeTakeFirstOrThrow()).toEqual({ online: 0 });
+    } finally {
+      await sql`drop trigger if exists writer_spec_fail`.execute(db);
+      await writer.close();
+    }
   });
 
   it('starts a thread again for a write after close', async () => {

@@ -28,6 +28,8 @@ export interface RawEntry {
 /** What the thread gets: each message's topic and where its payload ends in `payloads`. */
 export interface ThreadJob {
   id: number;
+  /** The job still unanswered when this one was sent: if it fails, this one is refused unwritten (writer-thread.ts). */
+  after?: number;
   messages: { topic: string; deviceId: string; receivedAt: number; end: number }[];
   payloads: ArrayBuffer;
 }
@@ -68,7 +70,7 @@ export interface ThreadedBatchWriter {
 }
 
 /** The raw messages of a batch, their payloads copied into one buffer the thread takes over. */
-const jobOf = (id: number, entries: readonly RawEntry[]): ThreadJob => {
+const jobOf = (id: number, after: number | undefined, entries: readonly RawEntry[]): ThreadJob => {
   const payloads = new ArrayBuffer(entries.reduce((total, entry) => total + entry.message.payload.byteLength, 0));
   const bytes = new Uint8Array(payloads);
   let end = 0;
@@ -77,7 +79,7 @@ const jobOf = (id: number, entries: readonly RawEntry[]): ThreadJob => {
     end += message.payload.byteLength;
     return { topic: message.topic, deviceId, receivedAt, end };
   });
-  return { id, messages, payloads };
+  return { id, ...(after === undefined ? {} : { after }), messages, payloads };
 };
 
 /**
@@ -140,8 +142,9 @@ export const createThreadedBatchWriter = (
   return {
     write: (entries) =>
       new Promise((resolve, reject) => {
+        const previous = waiting.has(jobs) ? jobs : undefined;
         jobs += 1;
-        const job = jobOf(jobs, entries);
+        const job = jobOf(jobs, previous, entries);
         thread ??= start();
         waiting.set(job.id, { entries, resolve, reject });
         thread.postMessage(job, [job.payloads]);

@@ -22,6 +22,12 @@ interface WorkQueueOptions {
   retryMaxMs: number;
   counters: IngestCounters;
   log: LimitedLog;
+  /**
+   * The batch after the one being written is handed to `attempt` at once, without waiting for the one
+   * before to finish: for a writer (the writer thread) that takes its batches in order, and refuses
+   * unwritten those it holds behind one that failed, so a device's messages are still written in order.
+   */
+  pipelined: boolean;
   /** One attempt at a work item: resolves after its commit with what finishes it (counts, acknowledgements, patches); rejects if it failed. */
   attempt(work: Work): Promise<() => void>;
 }
@@ -40,7 +46,7 @@ export interface WorkQueue {
  * after their first; work runs one item at a time, in queue order, each retried with backoff (doubling
  * from `retryFirstMs` to `retryMaxMs`) until it commits, and only then finished.
  */
-export const createWorkQueue = ({ batchSize, maxWaitMs, retryFirstMs, retryMaxMs, counters, log, attempt }: WorkQueueOptions): WorkQueue => {
+export const createWorkQueue = ({ batchSize, maxWaitMs, retryFirstMs, retryMaxMs, counters, log, pipelined, attempt }: WorkQueueOptions): WorkQueue => {
   const queue: Work[] = [];
   let open: BatchWork | undefined;
   let openTimer: NodeJS.Timeout | undefined;
@@ -50,6 +56,26 @@ export const createWorkQueue = ({ batchSize, maxWaitMs, retryFirstMs, retryMaxMs
 
   /** The open batch has waited `maxWaitMs` while the worker was busy: the worker seals it when it is free. */
   let openDue = false;
+  /** The work whose attempt is awaited now. */
+  let writing: Work | undefined;
+  /** Attempts started ahead (pipelined): the batch after the one being written, already with the writer. */
+  const ahead = new Map<Work, Promise<() => void>>();
+
+  /**
+   * Whether a sealed batch would go to the writer now: nothing is being written, or (pipelined) only the
+   * batch being written is queued. Otherwise the open batch keeps filling.
+   */
+  const writerTakes = (): boolean => worker === undefined || (pipelined && writing?.kind === 'batch' && queue.length === 1 && queue[0] === writing);
+
+  /** Pipelined: the batch queued right after the one being written is handed over now, not after its finish. */
+  const sendAhead = (): void => {
+    const next = queue[1];
+    if (!pipelined || writing?.kind !== 'batch' || queue[0] !== writing || next?.kind !== 'batch' || ahead.has(next)) return;
+    const attempted = attempt(next);
+    // Its failure is met where it is awaited (perform); until then it must not count as unhandled.
+    attempted.catch(() => undefined);
+    ahead.set(next, attempted);
+  };
 
   const seal = (): void => {
     if (open === undefined) return;
@@ -58,6 +84,7 @@ export const createWorkQueue = ({ batchSize, maxWaitMs, retryFirstMs, retryMaxMs
     queue.push(open);
     open = undefined;
     kick();
+    sendAhead();
   };
 
   /**
@@ -66,7 +93,7 @@ export const createWorkQueue = ({ batchSize, maxWaitMs, retryFirstMs, retryMaxMs
    * commit, devices update and WAL page serves more readings (docs/ingest.md, "Batches").
    */
   const sealWhenFree = (): void => {
-    if (worker === undefined) seal();
+    if (writerTakes()) seal();
     else openDue = true;
   };
 
@@ -102,9 +129,18 @@ export const createWorkQueue = ({ batchSize, maxWaitMs, retryFirstMs, retryMaxMs
   const perform = async (work: Work): Promise<boolean> => {
     for (let attemptNo = 1; ; attemptNo += 1) {
       let finish: () => void;
+      const started = ahead.get(work) ?? attempt(work);
+      ahead.delete(work);
+      // Nothing is sent ahead of a retry: the writer failed, and would refuse what is behind it.
+      writing = attemptNo === 1 ? work : undefined;
+      if (openDue && writerTakes()) seal();
+      sendAhead();
       try {
-        finish = await attempt(work);
+        finish = await started;
       } catch (error) {
+        writing = undefined;
+        // The batch sent behind this one is refused unwritten by the writer; it is sent again behind the retry.
+        ahead.clear();
         counters.failures += 1;
         const messages = work.kind === 'batch' ? work.entries.length : 1;
         const retryInMs = Math.min(retryMaxMs, retryFirstMs * 2 ** Math.min(attemptNo - 1, 30));
@@ -115,6 +151,7 @@ export const createWorkQueue = ({ batchSize, maxWaitMs, retryFirstMs, retryMaxMs
         continue;
       }
       // Committed: from here on nothing is retried (a retry would acknowledge twice).
+      writing = undefined;
       counters.commits += 1;
       finish();
       return true;

@@ -43,31 +43,51 @@ const entriesOf = (job: ThreadJob): { entries: BatchEntry[]; drops: ThreadDrop[]
   return { entries, drops };
 };
 
+/** A job's batch written, answered once committed, or with the error that stopped it (nothing of it written). */
+const writeJob = async (job: ThreadJob): Promise<ThreadAnswer> => {
+  const { entries, drops } = entriesOf(job);
+  try {
+    const result = await write(entries);
+    return {
+      id: job.id,
+      ok: true,
+      unknown: [...result.unknown],
+      stored: result.stored,
+      duplicates: result.duplicates,
+      statuses: result.statuses,
+      patches: JSON.stringify(result.patches),
+      readings: JSON.stringify(result.readings),
+      drops,
+    };
+  } catch (error) {
+    return { id: job.id, ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+};
+
+/**
+ * Jobs are written one after another, in the order received. The main thread may send a batch while the
+ * one before is still being written (`after`); if that one fails, this one is refused unwritten, since
+ * the main thread sends the failed one again first and this one after it: a device's messages stay in order.
+ */
+let written: Promise<void> = Promise.resolve();
+/** The job before, in the order written, if it failed or was refused: one sent behind it is refused too. */
+let failedBefore: number | undefined;
+
 parentPort?.on('message', (job: ThreadJob | 'close') => {
   if (job === 'close') {
-    void rollups
-      .close()
+    void written
+      .then(() => rollups.close())
       .catch((error: unknown) => parentPort?.postMessage({ rollupError: 'flush', error: error instanceof Error ? error.message : String(error) } satisfies ThreadNotice))
       .then(() => db.destroy())
       .finally(() => parentPort?.close());
     return;
   }
-  const { entries, drops } = entriesOf(job);
-  write(entries).then(
-    (result) => {
-      const answer: ThreadAnswer = {
-        id: job.id,
-        ok: true,
-        unknown: [...result.unknown],
-        stored: result.stored,
-        duplicates: result.duplicates,
-        statuses: result.statuses,
-        patches: JSON.stringify(result.patches),
-        readings: JSON.stringify(result.readings),
-        drops,
-      };
-      parentPort?.postMessage(answer);
-    },
-    (error: unknown) => parentPort?.postMessage({ id: job.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies ThreadAnswer),
-  );
+  written = written.then(async () => {
+    const answer: ThreadAnswer =
+      job.after !== undefined && job.after === failedBefore
+        ? { id: job.id, ok: false, error: 'not written: the batch before it failed, and is written again first' }
+        : await writeJob(job);
+    failedBefore = answer.ok ? undefined : job.id;
+    parentPort?.postMessage(answer);
+  });
 });
