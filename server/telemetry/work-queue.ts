@@ -43,8 +43,9 @@ export interface WorkQueue {
 
 /**
  * The open batch, the queue and its one worker: batches close at `batchSize` entries or `maxWaitMs`
- * after their first; work runs one item at a time, in queue order, each retried with backoff (doubling
- * from `retryFirstMs` to `retryMaxMs`) until it commits, and only then finished.
+ * after their first; work is finished one item at a time, in queue order, each retried with backoff
+ * (doubling from `retryFirstMs` to `retryMaxMs`) until it commits, and only then finished. Pipelined,
+ * the batch behind the one being written is already with the writer; nothing else runs early.
  */
 export const createWorkQueue = ({ batchSize, maxWaitMs, retryFirstMs, retryMaxMs, counters, log, pipelined, attempt }: WorkQueueOptions): WorkQueue => {
   const queue: Work[] = [];
