@@ -31,6 +31,9 @@ export const numericIdOf = (config: ResourceConfig) => {
 /** The params of a route under a record's path, `/:id`, named as numericIdOf says. */
 export const recordParams = (config: ResourceConfig) => z.strictObject({ id: numericIdOf(config) });
 
+/** The params of a served resource's own record routes: its `recordId` when it names records otherwise. */
+export const servedRecordParams = ({ config, recordId }: ServedResource) => (recordId === undefined ? recordParams(config) : z.strictObject({ id: recordId }));
+
 /** The answer's records: a rendered page parsed (only `/:id` reads them), records as they are. */
 export const recordsOf = (answer: ListAnswer | RenderedList): ListAnswer => (typeof answer.list === 'string' ? asRecords(answer as RenderedList) : (answer as ListAnswer));
 
@@ -43,7 +46,8 @@ export const recordsOf = (answer: ListAnswer | RenderedList): ListAnswer => (typ
  * A record is named by its `id` field, a whole number unless the resource says otherwise (`recordId`).
  * The listing is checked against the configuration here, so a gap stops the start.
  */
-export const registerRestList = (instance: FastifyInstance, { config, listing, list, recordId = numericIdOf(config) }: ServedResource): void => {
+export const registerRestList = (instance: FastifyInstance, resource: ServedResource): void => {
+  const { config, listing, list } = resource;
   listing();
   const ids = idFields(config);
   if (ids.length !== 1 || ids[0] !== 'id') throw new Error(`${config.name}: a REST resource is named by its id field, not by ${ids.join(', ')}`);
@@ -69,7 +73,7 @@ export const registerRestList = (instance: FastifyInstance, { config, listing, l
 
   app.get(
     `${path}/:id`,
-    { schema: { params: z.strictObject({ id: recordId }) }, onRequest: requireAccess({ resource: config.name, action: 'show' }) },
+    { schema: { params: servedRecordParams(resource) }, onRequest: requireAccess({ resource: config.name, action: 'show' }) },
     async (request): Promise<WireRecord> => {
       const { list: records } = recordsOf(await list(app.ctx, signedIn(request), { current: 1, pageSize: 1, filter: { id: [request.params.id] } }));
       const [record] = records;

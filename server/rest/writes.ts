@@ -16,7 +16,7 @@ import type { ZodTypeProvider } from '../http/validation';
 import type { ColumnType, Listing } from '../lists/listing';
 import type { ServedResource, ServedWrites } from '../resources/served';
 import type { Viewer } from '../scope/service';
-import { numericIdOf, recordsOf, restPath } from './list';
+import { recordsOf, restPath, servedRecordParams } from './list';
 
 /**
  * The derived writes of a REST resource (docs/adding-a-resource.md, step 5), from its configuration, its
@@ -130,7 +130,7 @@ export const registerRestWrites = (instance: FastifyInstance, resource: ServedRe
     });
 
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const params = z.strictObject({ id: resource.recordId ?? numericIdOf(resource.config) });
+  const params = servedRecordParams(resource);
   const guard = (action: WriteVerb) => requireAccess({ resource: config.name, action });
   const written = (request: Parameters<typeof actorOf>[0]): Written => ({ ctx: app.ctx, viewer: signedIn(request), actor: actorOf(request) });
 
