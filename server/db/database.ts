@@ -13,7 +13,7 @@ import {
 import pg from 'pg';
 import type { Config, DatabaseTarget } from '../config';
 import type { DB } from './schema';
-import { openSqlite } from './sqlite';
+import { openSqlite, type OpenSqliteOptions } from './sqlite';
 
 export type DatabaseKind = DatabaseTarget['kind'];
 
@@ -247,6 +247,8 @@ class LendingSqliteDialect extends SqliteDialect {
 export interface CreateDatabaseOptions {
   /** Errors of idle PostgreSQL clients (e.g. the server restarted); they must not crash the process. */
   onPoolError?: (error: Error) => void;
+  /** SQLite's connection options (sqlite.ts): the ingest writer's keeps its temporary files in memory. */
+  sqlite?: OpenSqliteOptions;
 }
 
 /**
@@ -276,7 +278,7 @@ export const createDatabase = (
   if (target.kind === 'sqlite') {
     let connection: ReturnType<typeof withStatementCache> | undefined;
     const dialect = new LendingSqliteDialect({
-      database: async () => (connection = withStatementCache(openSqlite(target.file, config.sqliteSynchronous))),
+      database: async () => (connection = withStatementCache(openSqlite(target.file, config.sqliteSynchronous, options.sqlite))),
     });
     const db = new Kysely<DB>({ dialect });
     // Until Kysely has opened the connection (on its first query), runReusable takes the executor's way.

@@ -25,10 +25,24 @@ const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
 /** SQLite's page cache per connection, KiB (32 MiB; the default is 2 MB). */
 const SQLITE_CACHE_KIB = 32 * 1024;
 
+export interface OpenSqliteOptions {
+  /**
+   * Temporary files in memory (`temp_store = MEMORY`). For the ingest writer's connection: every multi-row
+   * insert of a batch may abort (the readings' foreign key and NOT NULL), so SQLite keeps a statement
+   * journal of the pages it changes, about one index leaf a reading. Past 64 KiB that journal is a
+   * temporary file written page by page: 15 % of the writer thread in pwrite (docs/performance.md, "The
+   * ingest path, statement journals"). The writer's statements are bounded (512 rows, 8 rollup buckets),
+   * so its journals are a few MB at most; other connections keep temp files on disk, where a large sort
+   * of a list or an export may spill.
+   */
+  tempInMemory?: boolean;
+}
+
 /** Opens a SQLite file with the pragmas every connection must have. */
-export const openSqlite = (file: string, synchronous: SqliteSynchronous): SqliteDatabase.Database => {
+export const openSqlite = (file: string, synchronous: SqliteSynchronous, options: OpenSqliteOptions = {}): SqliteDatabase.Database => {
   mkdirSync(path.dirname(file), { recursive: true });
   const connection = new SqliteDatabase(file);
+  if (options.tempInMemory === true) connection.pragma('temp_store = MEMORY');
   connection.pragma('journal_mode = WAL');
   connection.pragma(`synchronous = ${synchronous}`);
   connection.pragma('foreign_keys = ON');

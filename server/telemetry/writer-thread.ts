@@ -15,7 +15,8 @@ import type { ThreadAnswer, ThreadDrop, ThreadJob, ThreadNotice } from './thread
  */
 
 const config = workerData as Pick<Config, 'database' | 'sqliteSynchronous' | 'rollupFlushMs'>;
-const { db, kind } = createDatabase(config);
+// Its statements are a batch's (bounded): their statement journals stay in memory (server/db/sqlite.ts).
+const { db, kind } = createDatabase(config, { sqlite: { tempInMemory: true } });
 // The rollups of what this thread stores are flushed on its own connection, between its batches.
 const rollups = createRollupFlusher(db, kind, {
   intervalMs: config.rollupFlushMs,

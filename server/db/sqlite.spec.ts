@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqlite } from './sqlite';
+
+describe('a SQLite connection whose temporary files stay in memory (the ingest writer)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'oxygen-sqlite-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps them in memory only when asked: every other connection keeps them on disk', () => {
+    const file = path.join(dir, 'store.sqlite');
+    const writer = openSqlite(file, 'NORMAL', { tempInMemory: true });
+    const other = openSqlite(file, 'NORMAL');
+    // temp_store: 0 is the build's default (files), 2 is memory.
+    expect(writer.pragma('temp_store', { simple: true })).toBe(2);
+    expect(other.pragma('temp_store', { simple: true })).toBe(0);
+    writer.close();
+    other.close();
+  });
+
+  it('rolls back a multi-row insert that fails midway, past a statement journal of 64 KiB, and keeps the rows before it', () => {
+    const connection = openSqlite(path.join(dir, 'store.sqlite'), 'NORMAL', { tempInMemory: true });
+    connection.exec('create table parents (id text primary key)');
+    connection.exec('create table children (id integer primary key, parent text not null references parents (id), payload text not null)');
+    connection.exec("insert into parents values ('a')");
+    const rows = 300;
+    const insert = connection.prepare(`insert into children (parent, payload) values ${Array.from({ length: rows }, () => '(?, ?)').join(', ')}`);
+    const values = (lastParent: string) => Array.from({ length: rows }, (_, row) => [row === rows - 1 ? lastParent : 'a', 'x'.repeat(1_000)]).flat();
+    const batch = connection.transaction(() => {
+      insert.run(values('a'));
+      // 300 rows of 1 KB change about 75 pages (300 KB of journal) before the last row's parent is missing.
+      expect(() => insert.run(values('missing'))).toThrow(/FOREIGN KEY/);
+    });
+    batch();
+    expect(connection.prepare('select count(*) from children').pluck().get()).toBe(rows);
+    connection.close();
+  });
+});
