@@ -157,9 +157,14 @@ const assertUnharmed = async (page: Page, where: string) => {
  */
 const assertShown = async (page: Page, where: string, texts: readonly string[]) => {
   for (const text of texts) {
-    await page.waitForFunction((wanted) => document.body.innerText.includes(wanted), text, { timeout: 10_000 }).catch(() => {
-      throw new Error(`${where}: "${text}" is not shown`);
-    });
+    const shown = await page
+      .waitForFunction((wanted) => document.body.innerText.includes(wanted), text, { timeout: 10_000 })
+      .then(() => true, () => false);
+    if (!shown) {
+      // What the page shows instead, to tell a list still on its previous rows from one without the record.
+      const instead = await page.evaluate(() => `${window.location.href}: ${(document.querySelector('main') ?? document.body).innerText.slice(0, 600)}`);
+      throw new Error(`${where}: "${text}" is not shown; the page shows ${instead}`);
+    }
   }
 };
 
