@@ -24,14 +24,18 @@ export interface ConsoleResource {
 /**
  * A resource's react-admin definition, generated from its configuration: list and show always, edit
  * and create when its server can do them (the policy then decides who sees them), overrides first.
+ * Each generated view is keyed by its resource: the route table shows several resources' lists in the
+ * same place (the readings log, the device manager), so without a key a move from one to another kept
+ * the same component, and its query showed the first resource's records under the second's columns
+ * (react-admin keeps a list's previous data while the next loads) until the second's were rendered.
  */
 export const generateResource = (config: ResourceConfig, { icon, overrides = {}, rowActions, created }: ResourceUi): ConsoleResource => ({
   name: config.name,
   icon,
-  list: overrides.list ?? <ResourceList config={config} rowActions={rowActions} />,
-  show: overrides.show ?? <ResourceShow config={config} />,
-  ...(serves(config, 'edit') ? { edit: overrides.edit ?? <ResourceEdit config={config} /> } : {}),
-  ...(serves(config, 'create') ? { create: overrides.create ?? <ResourceCreate config={config} created={created} /> } : {}),
+  list: overrides.list ?? <ResourceList key={config.name} config={config} rowActions={rowActions} />,
+  show: overrides.show ?? <ResourceShow key={config.name} config={config} />,
+  ...(serves(config, 'edit') ? { edit: overrides.edit ?? <ResourceEdit key={config.name} config={config} /> } : {}),
+  ...(serves(config, 'create') ? { create: overrides.create ?? <ResourceCreate key={config.name} config={config} created={created} /> } : {}),
   recordRepresentation: (record) => {
     const value: unknown = record[config.representation] ?? record.id;
     // A time names a state record: show it as one, not as epoch milliseconds.

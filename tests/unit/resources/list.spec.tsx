@@ -4,6 +4,8 @@ import { createMockServer } from '../../../mocks/node';
 import { bodyRows, column, table, wait } from './dom';
 import { REST, UPSTREAM } from './fixtures';
 import { renderConsole } from './renderConsole';
+import { Link, Route } from 'react-router-dom';
+import { ROUTES } from '../../../src/routes/routeTable';
 
 const server = createMockServer(UPSTREAM, REST);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -136,5 +138,43 @@ describe('buttons follow the policy', () => {
     await screen.findByText('第 1-2 条，共 2 条', {}, wait);
     await waitFor(() => expect(document.querySelector('a[aria-label="新建"]')).toBeTruthy(), wait);
     expect(column('账号级别').every((level) => ['超级管理员', '一级管理员', '二级管理员', '普通用户'].includes(String(level)))).toBe(true);
+  });
+});
+
+describe('moving between the route table\'s lists', () => {
+  it("never shows one list's records under another's columns while the next loads", async () => {
+    // The readings log and the device manager as the console routes them: each path its own element, in one place.
+    const screens = ROUTES.filter(({ path }) => path === '/list/readings' || path === '/list/device-manager');
+    await renderConsole('/list/readings', {
+      routes: screens.map(({ path, element }) => (
+        <Route
+          key={path}
+          path={path}
+          element={
+            <>
+              <Link to="/list/device-manager">device manager</Link>
+              {element}
+            </>
+          }
+        />
+      )),
+    });
+    await screen.findByText('第 1-10 条，共 55 条', {}, wait);
+    expect(column('设备')).toHaveLength(10);
+    // Every state the table passes through once it has the chambers' columns: each row's Id and name.
+    const states: (readonly [string, string])[][] = [];
+    const observer = new MutationObserver(() => {
+      const ids = column('设备编号');
+      if (ids.length === 0 || !document.querySelector('table thead')?.textContent?.includes('名称')) return;
+      const names = column('名称');
+      states.push(ids.map((id, row) => [String(id ?? ''), String(names[row] ?? '')] as const));
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    fireEvent.click(screen.getByText('device manager'));
+    await waitFor(() => expect(column('设备编号')[0]).toBe('Id-001'), wait);
+    observer.disconnect();
+    expect(states.length).toBeGreaterThan(0);
+    // A chamber's row names it; a reading's record under these columns would show its chamber's Id with no name.
+    for (const rows of states) for (const [id, name] of rows) if (id !== '') expect(name, `row ${id}`).not.toBe('');
   });
 });
