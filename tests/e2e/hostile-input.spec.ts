@@ -162,7 +162,11 @@ const assertShown = async (page: Page, where: string, texts: readonly string[]) 
       .then(() => true, () => false);
     if (!shown) {
       // What the page shows instead, to tell a list still on its previous rows from one without the record.
-      const instead = await page.evaluate(() => `${window.location.href}: ${(document.querySelector('main') ?? document.body).innerText.slice(0, 600)}`);
+      const instead = await page.evaluate(() => {
+        const rows = [...document.querySelectorAll('tbody tr')];
+        const text = (document.querySelector<HTMLElement>('#main-content') ?? document.body).innerText.replace(/\s+/g, ' ').slice(0, 600);
+        return `${window.location.href}: ${text} (${rows.length} rows, ${rows.filter((row) => row.children.length === 0).length} of them without cells)`;
+      });
       throw new Error(`${where}: "${text}" is not shown; the page shows ${instead}`);
     }
   }

@@ -1,6 +1,8 @@
+import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import type { Identifier, RaRecord } from 'react-admin';
-import { keepUnchanged } from './StableDatagridBody';
+import { render } from '@testing-library/react';
+import { AdminContext, ResourceContextProvider, TextField, type Identifier, type RaRecord } from 'react-admin';
+import { keepUnchanged, StableDatagridBody } from './StableDatagridBody';
 
 const device = (id: string, fields: Record<string, unknown> = {}): RaRecord => ({ id, Id: id, State: 'Work', LastSeen: 1000, Reading: { Time: 1000, RCP: 1.3 }, ...fields });
 const ignored = new Set(['LastSeen', 'Reading']);
@@ -37,5 +39,30 @@ describe('the generated lists keep a row’s record while only what no column sh
     keepUnchanged(previous, [device('OC-1')], ignored);
     keepUnchanged(previous, [device('OC-2')], ignored);
     expect([...previous.keys()]).toEqual(['OC-2']);
+  });
+});
+
+describe('the generated lists’ body', () => {
+  /** Each row's cells' text. */
+  const cells = () => [...document.querySelectorAll('tbody tr')].map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent));
+
+  it('draws the cells of rows it drew before their columns were known (a first visit, before the column chooser has them)', () => {
+    const records = [device('OC-1'), device('OC-2', { State: 'Repair' })];
+    const body = (columns: ReactNode) => (
+      <AdminContext>
+        <ResourceContextProvider value="devices">
+          <table>
+            <StableDatagridBody data={records}>{columns}</StableDatagridBody>
+          </table>
+        </ResourceContextProvider>
+      </AdminContext>
+    );
+    const { rerender } = render(body([]));
+    expect(cells()).toEqual([[], []]);
+    rerender(body([<TextField key="Id" source="Id" />, <TextField key="State" source="State" />]));
+    expect(cells()).toEqual([
+      ['OC-1', 'Work'],
+      ['OC-2', 'Repair'],
+    ]);
   });
 });

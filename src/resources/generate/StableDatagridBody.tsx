@@ -49,8 +49,14 @@ export const StableDatagridBody = ({ data = [], children, ...props }: DatagridBo
   const shown = shownSources(children);
   const ignored = new Set<string>(PER_READING_FIELDS.filter((field) => !shown.has(field)));
   const rows = keepUnchanged(previous, page, ignored);
+  // A memoised row compares everything but its cells (its children), so rows drawn before the column
+  // chooser had its columns (a first visit: DatagridConfigurable learns them in an effect, and rows
+  // that came first were drawn with none) would stay empty. A new set of columns draws the rows anew.
+  const columns = Children.toArray(children)
+    .map((child) => (isValidElement(child) ? String(child.key) : ''))
+    .join(' ');
   return (
-    <DatagridBody {...props} data={rows} row={<PureDatagridRow />}>
+    <DatagridBody key={columns} {...props} data={rows} row={<PureDatagridRow />}>
       {children}
     </DatagridBody>
   );
