@@ -22,21 +22,24 @@ describe('a SQLite connection whose temporary files stay in memory (the ingest w
     other.close();
   });
 
-  it('rolls back a multi-row insert that fails midway, past a statement journal of 64 KiB, and keeps the rows before it', () => {
+  it('rolls back a statement that fails midway, past a statement journal of 64 KiB, and keeps what the transaction did before it', () => {
     const connection = openSqlite(path.join(dir, 'store.sqlite'), 'NORMAL', { tempInMemory: true });
     connection.exec('create table parents (id text primary key)');
     connection.exec('create table children (id integer primary key, parent text not null references parents (id), payload text not null)');
     connection.exec("insert into parents values ('a')");
     const rows = 300;
-    const insert = connection.prepare(`insert into children (parent, payload) values ${Array.from({ length: rows }, () => '(?, ?)').join(', ')}`);
-    const values = (lastParent: string) => Array.from({ length: rows }, (_, row) => [row === rows - 1 ? lastParent : 'a', 'x'.repeat(1_000)]).flat();
-    const batch = connection.transaction(() => {
-      insert.run(values('a'));
-      // 300 rows of 1 KB change about 75 pages (300 KB of journal) before the last row's parent is missing.
-      expect(() => insert.run(values('missing'))).toThrow(/FOREIGN KEY/);
-    });
-    batch();
-    expect(connection.prepare('select count(*) from children').pluck().get()).toBe(rows);
+    const insert = connection.prepare('insert into children (parent, payload) values (?, ?)');
+    connection.transaction(() => {
+      for (let row = 0; row < rows; row += 1) insert.run('a', 'x'.repeat(1_000));
+    })();
+    connection.transaction(() => {
+      insert.run('a', 'kept');
+      // Rewrites every row (about 75 pages of 4 KiB that existed before it, so a journal of some 300 KiB)
+      // before the last one's parent is found missing.
+      expect(() => connection.prepare(`update children set payload = 'y', parent = case when id = ${rows} then 'missing' else parent end`).run()).toThrow(/FOREIGN KEY/);
+    })();
+    expect(connection.prepare("select count(*) from children where payload = 'y'").pluck().get()).toBe(0);
+    expect(connection.prepare('select count(*) from children').pluck().get()).toBe(rows + 1);
     connection.close();
   });
 });

@@ -30,7 +30,7 @@ export interface OpenSqliteOptions {
    * Temporary files in memory (`temp_store = MEMORY`). For the ingest writer's connection: every multi-row
    * insert of a batch may abort (the readings' foreign key and NOT NULL), so SQLite keeps a statement
    * journal of the pages it changes, about one index leaf a reading. Past 64 KiB that journal is a
-   * temporary file written page by page: 15 % of the writer thread in pwrite (docs/performance.md, "The
+   * temporary file written page by page: 15 % of the inserts' time in perf (docs/performance.md, "The
    * ingest path, statement journals"). The writer's statements are bounded (512 rows, 8 rollup buckets),
    * so its journals are a few MB at most; other connections keep temp files on disk, where a large sort
    * of a list or an export may spill.
