@@ -5,7 +5,13 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
  * Plain DOM reads of react-admin pages: role queries over a whole page take seconds each in jsdom,
  * which turns waitFor's polling into timeouts.
  */
-export const wait = { timeout: 10_000 };
+/**
+ * How long a react-admin page in jsdom may take to show what is awaited. In the fresh-clone CI on a slower
+ * 2-core machine, with the server tests running beside, a list's filter (its debounce, the request, the
+ * page drawn again) showed its new count just after 10 s: the count was in the page when the wait failed.
+ * The tests' own timeout (45 s) stays above it.
+ */
+export const wait = { timeout: 20_000 };
 
 export const table = () => document.querySelector('table') as HTMLTableElement;
 
