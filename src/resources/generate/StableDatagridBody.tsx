@@ -25,9 +25,9 @@ export const keepUnchanged = (previous: Map<Identifier, RaRecord>, records: read
 };
 
 /** The sources of the columns shown (the datagrid hands the body its visible fields). */
-const shownSources = (children: ReactNode): Set<string> =>
+const shownSources = (columns: readonly ReactNode[]): Set<string> =>
   new Set(
-    Children.toArray(children).flatMap((child) =>
+    columns.flatMap((child) =>
       isValidElement<{ source?: unknown }>(child) && typeof child.props.source === 'string' ? [child.props.source] : [],
     ),
   );
@@ -46,17 +46,16 @@ export const StableDatagridBody = ({ data = [], children, ...props }: DatagridBo
   // The records last rendered, by id: one map for the body's life, updated as each page is compared with it.
   const [previous] = useState(() => new Map<Identifier, RaRecord>());
   const page = useDeferredValue(data);
-  const shown = shownSources(children);
+  const columns = Children.toArray(children);
+  const shown = shownSources(columns);
   const ignored = new Set<string>(PER_READING_FIELDS.filter((field) => !shown.has(field)));
   const rows = keepUnchanged(previous, page, ignored);
   // A memoised row compares everything but its cells (its children), so rows drawn before the column
   // chooser had its columns (a first visit: DatagridConfigurable learns them in an effect, and rows
   // that came first were drawn with none) would stay empty. A new set of columns draws the rows anew.
-  const columns = Children.toArray(children)
-    .map((child) => (isValidElement(child) ? String(child.key) : ''))
-    .join(' ');
+  const columnKeys = columns.map((child) => (isValidElement(child) ? String(child.key) : '')).join(' ');
   return (
-    <DatagridBody key={columns} {...props} data={rows} row={<PureDatagridRow />}>
+    <DatagridBody key={columnKeys} {...props} data={rows} row={<PureDatagridRow />}>
       {children}
     </DatagridBody>
   );
