@@ -78,12 +78,16 @@ const writeSegment = async (db: Kysely<DB>, kind: 'sqlite' | 'postgres', segment
   return written;
 };
 
-/** The measured chamber's span of `days` before NOW, the last `fleetDays` of it shared with `chambers` chambers. */
+/**
+ * The measured chamber's span of `days` before NOW, the last `fleetDays` of it shared with `chambers`
+ * chambers, in whole buckets of `width` (NOW is a whole hour: the days' span ends with the day holding it).
+ */
 const segments = (days: number, width: number, chambers: number, fleetDays: number): Segment[] => {
   const shared = Math.min(days, fleetDays);
+  const down = (time: number) => time - (time % width);
   return [
-    { from: NOW - days * DAY, to: NOW - shared * DAY, width, chambers: 1 },
-    { from: NOW - shared * DAY, to: NOW, width, chambers },
+    { from: down(NOW - days * DAY), to: down(NOW - shared * DAY), width, chambers: 1 },
+    { from: down(NOW - shared * DAY), to: Math.ceil(NOW / width) * width, width, chambers },
   ].filter((segment) => segment.from < segment.to);
 };
 
@@ -101,7 +105,7 @@ interface Fleet {
  * of the raw days hold their readings' sums. On PostgreSQL the seed's connection skips triggers and
  * foreign key checks (session_replication_role): the analysis' summaries are not what is measured here.
  */
-const seed = async (db: Kysely<DB>, kind: 'sqlite' | 'postgres', fleet: Fleet): Promise<{ raw: number; minutes: number; hours: number }> => {
+const seed = async (db: Kysely<DB>, kind: 'sqlite' | 'postgres', fleet: Fleet): Promise<{ raw: number; minutes: number; hours: number; days: number }> => {
   await db.insertInto('devices').values({ id: DEVICE, name: 'History bench', type: 1, permission: 'Close', location: '', state: 'Stop', erd: 0, online: 0, created_at: NOW, updated_at: NOW }).execute();
   if (fleet.chambers > 1) {
     await sql`insert into devices (id, name, type, permission, location, state, erd, online, created_at, updated_at)
@@ -115,10 +119,11 @@ const seed = async (db: Kysely<DB>, kind: 'sqlite' | 'postgres', fleet: Fleet): 
         select device_id, ${sql.lit(from)} + t * 1000, 1.5, 1 + (t % 37) / 100.0, 60 - (t % 3600) / 60, 21 + (t % 5), 93, 20 + (t % 11), 55, 101.3,
           60 + (t % 30), 97, '120/80' from (${steps}) as f`);
     }
-    const written = { minutes: 0, hours: 0 };
+    const written = { minutes: 0, hours: 0, days: 0 };
     for (const [width, key, chambers] of [
       [MINUTE, 'minutes', fleet.dense],
       [HOUR, 'hours', fleet.chambers],
+      [DAY, 'days', fleet.chambers],
     ] as const) {
       const n = width / SECOND;
       const columns = HISTORY_READINGS.flatMap((name) => ['min', 'max', 'sum', 'n'].map((part) => `${ROLLUP_COLUMNS[name]}_${part}`));
@@ -161,6 +166,7 @@ interface Seeded {
   raw: number;
   minutes: number;
   hours: number;
+  days: number;
   seconds: number;
   /** PostgreSQL: bytes of each table with its indexes. */
   bytes?: Record<string, number>;
@@ -220,7 +226,7 @@ const measureStore = async (kind: 'sqlite' | 'postgres'): Promise<{ rows: RangeR
     }
     const seeded = await seededStore(app.ctx.db, kind, fleet, reuse);
     console.log(
-      `${kind}${kind === 'postgres' ? ` (${seeded.layout}, ${pgName})` : ''}: ${reuse ? 'reused' : 'seeded'} ${seeded.raw} readings, ${seeded.minutes} minute and ${seeded.hours} hour rollups` +
+      `${kind}${kind === 'postgres' ? ` (${seeded.layout}, ${pgName})` : ''}: ${reuse ? 'reused' : 'seeded'} ${seeded.raw} readings, ${seeded.minutes} minute, ${seeded.hours} hour and ${seeded.days} day rollups` +
         ` (seeded in ${seeded.seconds} s${seeded.bytes === undefined ? '' : `; bytes ${JSON.stringify(seeded.bytes)}`})`,
     );
     const login = await app.inject({ method: 'POST', url: `${config.apiPrefix}/login`, payload: { Account: 'bench-root', Code: PASSWORD } });

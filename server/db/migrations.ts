@@ -757,6 +757,26 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
         if (kind === 'postgres') await sql`drop statistics if exists reading_rollups_device_width`.execute(db);
       },
     },
+    '0030_day_rollups': {
+      // Per device and day (bucket_ms 86400000): the sums of its hours, as the flusher keeps them from now on
+      // (server/telemetry/rollups.ts), so a range of years reads a row a day. The analysis' summaries count
+      // hour rollups only: their triggers skip these rows.
+      async up(db: Kysely<unknown>) {
+        const readings = ['rcp', 'sp', 'rrd', 'rcpi02', 'rgpi02', 'rct', 'rcrh', 'rap', 'hm_hr', 'hm_sp02', 'hm_bp_sys', 'hm_bp_dia'];
+        const columns = readings.flatMap((reading) => ['min', 'max', 'sum', 'n'].map((part) => `${reading}_${part}`));
+        const sums = readings.map((reading) => `min(${reading}_min), max(${reading}_max), sum(${reading}_sum), sum(${reading}_n)`);
+        await sql
+          .raw(
+            `insert into reading_rollups (device_id, bucket_ms, start, ${columns.join(', ')})
+            select device_id, 86400000, start - start % 86400000, ${sums.join(', ')} from reading_rollups
+            where bucket_ms = 3600000 group by device_id, start - start % 86400000`,
+          )
+          .execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        await sql`delete from reading_rollups where bucket_ms = 86400000`.execute(db);
+      },
+    },
   };
 };
 

@@ -254,8 +254,8 @@ export const ROLLUP_COLUMNS = {
 type RollupColumn = (typeof ROLLUP_COLUMNS)[HistoryReading];
 
 /**
- * One device's readings over one bucket (docs/ingest.md, "Rollups"): a minute (bucket_ms 60,000) or an hour
- * (3,600,000) from `start`; per reading its min and max (null when the bucket holds none of it), the sum
+ * One device's readings over one bucket (docs/ingest.md, "Rollups"): a minute (bucket_ms 60,000), an hour
+ * (3,600,000) or a UTC day (86,400,000) from `start`; per reading its min and max (null when the bucket holds none of it), the sum
  * and the count of its values.
  */
 type ReadingRollupsTable = { device_id: string; bucket_ms: number; start: number } & { [C in `${RollupColumn}_${'min' | 'max'}`]: number | null } & {

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { ROLLUP_COLUMNS, type DB } from '../db/schema';
 import { notFound } from '../http/envelope';
 import { deviceScope, type Viewer } from '../scope/service';
-import { bloodPressureParts } from '../telemetry/rollups';
+import { bloodPressureParts, ROLLUP_WIDTHS } from '../telemetry/rollups';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/domain/time';
 
 /**
@@ -12,15 +12,20 @@ import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/domain/time';
  * [from, to), each with min, mean, max and count, summed by the store, never row by row here.
  *   - raw rows when the range holds fewer than points / 2 minutes and lies within RAW_RETENTION_DAYS
  *     (buckets of ceil(span / points) ms from `from`);
- *   - else the per-hour rollups when it holds at least points / 2 hours, else the per-minute ones (buckets
- *     a whole number of rollups wide, the range rounded out to whole rollups).
+ *   - else the per-day rollups when it holds at least points / 2 days, the per-hour ones when it holds at
+ *     least points / 2 hours, else the per-minute ones (buckets a whole number of rollups wide, the range
+ *     rounded out to whole rollups).
  * Rollups of a chamber's newest minutes are written only once those minutes settle (docs/ingest.md,
- * "Rollups"), so a range reaching into the last hour is answered in up to three parts joined into the same
- * buckets, as real-time continuous aggregates do: the hour rollups up to the hour holding the device's
- * newest minute rollup, that hour's minute rollups up to it, then raw rows for what follows it (at most
- * an hour of them). A range ending over an hour ago is answered from the rollups alone.
+ * "Rollups"), so a range reaching into the last hour is answered in parts joined into the same buckets, as
+ * real-time continuous aggregates do: the day rollups up to the day holding the device's newest minute
+ * rollup, that day's hour rollups up to the hour holding it, that hour's minute rollups up to it, then raw
+ * rows for what follows it (at most an hour of them). A range ending over an hour ago is answered from
+ * the rollups alone.
  * A device out of the viewer's scope is not found, like one that does not exist.
  */
+
+/** The rollups' widths, widest first. */
+const WIDEST_FIRST = [...ROLLUP_WIDTHS].reverse();
 
 /** How far back a range's end may lie for its newest minutes to be read from raw rows if not rolled up yet. */
 const FRESH_TAIL_MS = HOUR_MS;
@@ -46,7 +51,7 @@ interface Plan {
 const planFor = ({ from, to, points }: HistoryQuery, rawSince: number): Plan => {
   const span = to - from;
   if (span / MINUTE_MS < points / 2 && from >= rawSince) return { source: 'raw', width: 0, base: from, end: to, bucketMs: Math.max(1, Math.ceil(span / points)) };
-  const width = span / HOUR_MS >= points / 2 ? HOUR_MS : MINUTE_MS;
+  const width = WIDEST_FIRST.find((candidate) => span / candidate >= points / 2) ?? MINUTE_MS;
   const base = Math.floor(from / width) * width;
   const end = Math.ceil(to / width) * width;
   return { source: 'rollup', width, base, end, bucketMs: Math.ceil((end - base) / points / width) * width };
@@ -98,17 +103,24 @@ const rolledUpUntil = async (db: Kysely<DB>, deviceId: string, since: number, en
   return newest === null || newest === undefined ? since : Number(newest) + MINUTE_MS;
 };
 
-/** The parts a plan reads: one, or for a rollup range reaching into the last hour, the rollups then the unsettled tail. */
+/**
+ * The parts a plan reads: one, or for a rollup range reaching into the last hour, each width from the
+ * plan's down to the minute up to where the next narrower one takes over (the start of its bucket holding
+ * the newest minute rolled up), then the unsettled tail from raw rows.
+ */
 const partsOf = async (db: Kysely<DB>, deviceId: string, plan: Plan, now: number): Promise<Part[]> => {
   if (plan.source === 'raw' || plan.end <= now - FRESH_TAIL_MS) return [{ source: plan.source, width: plan.width, from: plan.base, to: plan.end }];
   const since = Math.max(plan.base, Math.floor((Math.min(plan.end, now) - FRESH_TAIL_MS) / MINUTE_MS) * MINUTE_MS);
   const tail = await rolledUpUntil(db, deviceId, since, plan.end);
-  const tailHour = plan.width === HOUR_MS ? Math.max(plan.base, Math.floor(tail / HOUR_MS) * HOUR_MS) : tail;
-  return [
-    { source: 'rollup' as const, width: plan.width, from: plan.base, to: tailHour },
-    { source: 'rollup' as const, width: MINUTE_MS, from: tailHour, to: tail },
-    { source: 'raw' as const, width: 0, from: tail, to: plan.end },
-  ].filter((part) => part.from < part.to);
+  const parts: Part[] = [];
+  let from = plan.base;
+  for (const width of WIDEST_FIRST.filter((candidate) => candidate <= plan.width)) {
+    const to = Math.max(from, Math.floor(tail / width) * width);
+    parts.push({ source: 'rollup', width, from, to });
+    from = to;
+  }
+  parts.push({ source: 'raw', width: 0, from, to: plan.end });
+  return parts.filter((part) => part.from < part.to);
 };
 
 /** Each slot's aggregates over every part: the least min, the greatest max, the sums and counts added. */

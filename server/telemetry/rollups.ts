@@ -2,20 +2,29 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { HISTORY_READINGS } from '../../src/domain/history';
 import type { DatabaseKind } from '../db/database';
 import { ROLLUP_COLUMNS, type DB } from '../db/schema';
-import { HOUR_MS, MINUTE_MS } from '../../src/domain/time';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/domain/time';
 
 /**
  * The rollups of the stored readings (docs/ingest.md, "Rollups"). The batch writer only notes which
  * (device, minute) buckets its new readings fall in (`touch`, after its commit); a flush recomputes the
  * settled ones' ABSOLUTE min, max, sum and count from the raw rows, then their hours from the minute
- * rollups, and replaces the rows. A recomputed bucket is right whoever else writes it: a crash, a
+ * rollups and their days from the hour rollups, and replaces the rows. A recomputed bucket is right whoever else writes it: a crash, a
  * redelivery or two server instances flushing the same bucket cannot count a reading twice. On
  * PostgreSQL, which several instances may share, each bucket is recomputed again at the flush after, so
  * one whose flush raced another instance's commit is right after the next.
  */
 
 /** The widths of the buckets kept, narrowest first. */
-export const ROLLUP_WIDTHS = [MINUTE_MS, HOUR_MS] as const;
+export const ROLLUP_WIDTHS = [MINUTE_MS, HOUR_MS, DAY_MS] as const;
+/**
+ * The widths summed from the rollups one narrower, in the order they are recomputed: an hour from its
+ * minutes (at most 60 rows), a day from its hours (at most 24), so a chamber's two years are 730 rows to
+ * read, not 17,520 hours scattered among the fleet's (docs/performance.md, "Time series on PostgreSQL").
+ */
+const SUMMED_WIDTHS = [
+  { width: HOUR_MS, from: MINUTE_MS },
+  { width: DAY_MS, from: HOUR_MS },
+] as const;
 
 /**
  * Buckets per recomputing statement: small, since a batch waits for the statement in progress. The cost
@@ -55,8 +64,8 @@ const rawAggregates = (kind: DatabaseKind) =>
     }),
   );
 
-/** Per reading over the minute rollups of a group. */
-const minuteAggregates = sql.join(
+/** Per reading over the narrower rollups of a group. */
+const rolledAggregates = sql.join(
   HISTORY_READINGS.map((name) => {
     const column = ROLLUP_COLUMNS[name];
     return sql`min(${sql.ref(`${column}_min`)}), max(${sql.ref(`${column}_max`)}), sum(${sql.ref(`${column}_sum`)}), sum(${sql.ref(`${column}_n`)})`;
@@ -93,26 +102,26 @@ const rangesOf = (width: number, buckets: readonly BucketKey[]): DeviceRange[] =
  */
 const yieldToBatches = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** The hours `minutes` lie in. */
-const hoursOf = (minutes: readonly BucketKey[]): BucketKey[] => {
-  const hours = new Map<string, BucketKey>();
-  for (const { deviceId, start } of minutes) hours.set(keyOf(deviceId, start - (start % HOUR_MS)), { deviceId, start: start - (start % HOUR_MS) });
-  return [...hours.values()];
+/** The buckets of `width` that `buckets` lie in. */
+const widerOf = (width: number, buckets: readonly BucketKey[]): BucketKey[] => {
+  const wider = new Map<string, BucketKey>();
+  for (const { deviceId, start } of buckets) wider.set(keyOf(deviceId, start - (start % width)), { deviceId, start: start - (start % width) });
+  return [...wider.values()];
 };
 
-/** Hour buckets from their minute rollups, `FLUSH_CHUNK_BUCKETS` a statement. */
-const recomputeHours = async (db: Kysely<DB>, hours: readonly BucketKey[], stopped: () => boolean): Promise<void> => {
-  for (let offset = 0; offset < hours.length && !stopped(); offset += FLUSH_CHUNK_BUCKETS) {
+/** Buckets of `width` from their rollups of width `from`, `FLUSH_CHUNK_BUCKETS` a statement. */
+const recomputeSummed = async (db: Kysely<DB>, { width, from }: (typeof SUMMED_WIDTHS)[number], buckets: readonly BucketKey[], stopped: () => boolean): Promise<void> => {
+  for (let offset = 0; offset < buckets.length && !stopped(); offset += FLUSH_CHUNK_BUCKETS) {
     await sql`insert into reading_rollups (${INSERT_COLUMNS})
-      select device_id, ${sql.lit(HOUR_MS)}, start - start % ${sql.lit(HOUR_MS)}, ${minuteAggregates} from reading_rollups
-      where bucket_ms = ${sql.lit(MINUTE_MS)} and (${within('start', rangesOf(HOUR_MS, hours.slice(offset, offset + FLUSH_CHUNK_BUCKETS)))})
-      group by device_id, start - start % ${sql.lit(HOUR_MS)}
+      select device_id, ${sql.lit(width)}, start - start % ${sql.lit(width)}, ${rolledAggregates} from reading_rollups
+      where bucket_ms = ${sql.lit(from)} and (${within('start', rangesOf(width, buckets.slice(offset, offset + FLUSH_CHUNK_BUCKETS)))})
+      group by device_id, start - start % ${sql.lit(width)}
       on conflict (device_id, bucket_ms, start) do update set ${REPLACE}`.execute(db);
     await yieldToBatches();
   }
 };
 
-/** Recomputes minute buckets from the raw rows, then the hours they lie in from the minute rollups, `FLUSH_CHUNK_BUCKETS` a statement. */
+/** Recomputes minute buckets from the raw rows, then the hours and days they lie in from the rollups one narrower, `FLUSH_CHUNK_BUCKETS` a statement. */
 const recompute = async (db: Kysely<DB>, kind: DatabaseKind, minutes: readonly BucketKey[], stopped: () => boolean = () => false): Promise<void> => {
   const raw = rawAggregates(kind);
   for (let offset = 0; offset < minutes.length && !stopped(); offset += FLUSH_CHUNK_BUCKETS) {
@@ -124,7 +133,7 @@ const recompute = async (db: Kysely<DB>, kind: DatabaseKind, minutes: readonly B
       on conflict (device_id, bucket_ms, start) do update set ${REPLACE}`.execute(db);
     await yieldToBatches();
   }
-  await recomputeHours(db, hoursOf(minutes), stopped);
+  for (const summed of SUMMED_WIDTHS) await recomputeSummed(db, summed, widerOf(summed.width, minutes), stopped);
 };
 
 /** Per reading, the count a rollup keeps (`<column>_n`) and how to count it from the rows below it. */
@@ -135,11 +144,18 @@ const differs = sql.join(
   sql` or `,
 );
 
+/** The width a summed width is recomputed from. */
+const narrowerThan = (width: number): number => {
+  const summed = SUMMED_WIDTHS.find((candidate) => candidate.width === width);
+  if (summed === undefined) throw new Error(`no rollups are summed into ${width} ms buckets`);
+  return summed.from;
+};
+
 /**
  * Of `buckets` of `width`, those whose rollup is missing or was computed from fewer rows than lie below
  * it now: read only, no write lock. Raw rows are only ever added (a redelivery is not stored again), so a
- * minute whose every reading's count equals its raw rows' is right, and an hour whose counts are its
- * minutes' sums likewise (a row without any of these readings changes no rollup).
+ * minute whose every reading's count equals its raw rows' is right, and an hour or a day whose counts are
+ * its narrower rollups' sums likewise (a row without any of these readings changes no rollup).
  */
 const staleOf = async (db: Kysely<DB>, kind: DatabaseKind, width: number, ranges: readonly DeviceRange[]): Promise<BucketKey[]> => {
   const group =
@@ -150,9 +166,9 @@ const staleOf = async (db: Kysely<DB>, kind: DatabaseKind, width: number, ranges
             return sql`count(${value}) as ${sql.ref(alias)}`;
           }),
         )} from state_records where ${within('time', ranges)} group by device_id, time - time % ${sql.lit(MINUTE_MS)}`
-      : sql`select device_id, start - start % ${sql.lit(HOUR_MS)} as start, ${sql.join(
+      : sql`select device_id, start - start % ${sql.lit(width)} as start, ${sql.join(
           COUNTS.map(({ kept, alias }) => sql`sum(${sql.ref(kept)}) as ${sql.ref(alias)}`),
-        )} from reading_rollups where bucket_ms = ${sql.lit(MINUTE_MS)} and (${within('start', ranges)}) group by device_id, start - start % ${sql.lit(HOUR_MS)}`;
+        )} from reading_rollups where bucket_ms = ${sql.lit(narrowerThan(width))} and (${within('start', ranges)}) group by device_id, start - start % ${sql.lit(width)}`;
   const { rows } = await sql<{ device_id: string; start: number }>`select g.device_id, g.start from (${group}) g
     left join reading_rollups u on u.device_id = g.device_id and u.bucket_ms = ${sql.lit(width)} and u.start = g.start
     where ${differs}`.execute(db);
@@ -214,17 +230,22 @@ const staleAmong = async (db: Kysely<DB>, kind: DatabaseKind, width: number, buc
 };
 
 /**
- * Every stored reading's minutes, then every hour, in two statements: a store written without a flusher
- * (a benchmark's seed) left as a server leaves it, so the repair at start finds nothing stale.
+ * Every stored reading's minutes, then every hour, then every day, a statement each: a store written
+ * without a flusher (a benchmark's seed) left as a server leaves it, so the repair at start finds nothing stale.
  */
 export const rollUpEverything = async (db: Kysely<DB>, kind: DatabaseKind): Promise<void> => {
   await sql`insert into reading_rollups (${INSERT_COLUMNS})
     select device_id, ${sql.lit(MINUTE_MS)}, time - time % ${sql.lit(MINUTE_MS)}, ${rawAggregates(kind)} from state_records
     where true group by device_id, time - time % ${sql.lit(MINUTE_MS)}
     on conflict (device_id, bucket_ms, start) do update set ${REPLACE}`.execute(db);
+  for (const summed of SUMMED_WIDTHS) await sumEveryRollup(db, summed);
+};
+
+/** Every bucket of `width` from the rollups of width `from`, in one statement. */
+const sumEveryRollup = async (db: Kysely<DB>, { width, from }: (typeof SUMMED_WIDTHS)[number]): Promise<void> => {
   await sql`insert into reading_rollups (${INSERT_COLUMNS})
-    select device_id, ${sql.lit(HOUR_MS)}, start - start % ${sql.lit(HOUR_MS)}, ${minuteAggregates} from reading_rollups
-    where bucket_ms = ${sql.lit(MINUTE_MS)} group by device_id, start - start % ${sql.lit(HOUR_MS)}
+    select device_id, ${sql.lit(width)}, start - start % ${sql.lit(width)}, ${rolledAggregates} from reading_rollups
+    where bucket_ms = ${sql.lit(from)} group by device_id, start - start % ${sql.lit(width)}
     on conflict (device_id, bucket_ms, start) do update set ${REPLACE}`.execute(db);
 };
 
@@ -312,8 +333,10 @@ export const createRollupFlusher = (db: Kysely<DB>, kind: DatabaseKind, options:
     const isStopped = () => stopped;
     // Only what is wrong is written: after a clean close, nothing (the close flushed everything noted).
     await recompute(db, kind, await staleAmong(db, kind, MINUTE_MS, candidates, isStopped), isStopped);
-    // An hour left behind its minutes (a stop between a flush's minutes and its hours).
-    await recomputeHours(db, await staleAmong(db, kind, HOUR_MS, hoursOf(candidates), isStopped), isStopped);
+    // An hour left behind its minutes, or a day behind its hours (a stop between a flush's statements).
+    for (const summed of SUMMED_WIDTHS) {
+      await recomputeSummed(db, summed, await staleAmong(db, kind, summed.width, widerOf(summed.width, candidates), isStopped), isStopped);
+    }
   };
 
   const timer =

@@ -67,7 +67,7 @@ describe.each(STORE_KINDS)('device history (%s)', (kind) => {
     expect(body.series.RRD).toEqual([]);
   });
 
-  it('answers a longer range from the per-minute rollups, and a very long one from the per-hour rollups, with the same values', async () => {
+  it('answers a longer range from the per-minute rollups, a very long one from the per-hour rollups, and years from the per-day ones, with the same values', async () => {
     const minutes = await answer('OC-A1', `from=${START}&to=${START + 2 * HOUR}&points=60`);
     expect(minutes).toMatchObject({ source: 'rollup', bucketMs: 2 * MINUTE });
     expect(rounded(minutes.series.RCP)).toEqual(rounded(Array.from({ length: 60 }, (_, i) => expected(START + i * 2 * MINUTE, 2 * MINUTE))));
@@ -76,6 +76,16 @@ describe.each(STORE_KINDS)('device history (%s)', (kind) => {
     expect(hours).toMatchObject({ source: 'rollup', bucketMs: 2 * HOUR });
     expect(rounded(hours.series.RCP)).toEqual(rounded([expected(START, 2 * HOUR)]));
     expect(hours.series.RCP?.[0]?.n).toBe(7200);
+
+    // Once the range ended over an hour ago, its days alone: the readings' day in one 8-day bucket.
+    clock.set(START + 3 * DAY);
+    await startApp();
+    const years = await answer('OC-A1', `from=${START - 730 * DAY}&to=${START + DAY}&points=100`);
+    expect(years).toMatchObject({ source: 'rollup', bucketMs: 8 * DAY });
+    const bucket = years.series.RCP?.[0]?.t ?? 0;
+    expect(START - bucket).toBeGreaterThanOrEqual(0);
+    expect(START - bucket).toBeLessThan(8 * DAY);
+    expect(rounded(years.series.RCP)).toEqual(rounded([expected(bucket, 8 * DAY)]));
   });
 
   it('answers the newest minutes, not rolled up yet, from raw rows joined into the same buckets, over a day and over months', async () => {
@@ -95,8 +105,9 @@ describe.each(STORE_KINDS)('device history (%s)', (kind) => {
     expect(rounded(day.series.RCP?.slice(-1))).toEqual(rounded([expected(now - 15 * MINUTE, 15 * MINUTE, all)]));
     expect(day.series.RCP?.reduce((n, bucket) => n + bucket.n, 0)).toBe(all.length);
 
+    // Days, then the newest day's hours, its newest hour's minutes, and the raw rows after them.
     const months = await answer('OC-A1', `from=${now - 100 * DAY}&to=${now}&points=100`);
-    expect(months.source).toBe('rollup');
+    expect(months).toMatchObject({ source: 'rollup', bucketMs: 2 * DAY });
     expect(months.series.RCP?.reduce((n, bucket) => n + bucket.n, 0)).toBe(all.length);
     const last = months.series.RCP?.at(-1);
     expect(last?.max).toBe(Math.max(...all.filter((reading) => reading.Time >= (last?.t ?? 0)).flatMap((reading) => reading.RCP ?? [])));

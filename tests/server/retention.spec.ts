@@ -47,6 +47,12 @@ describe.each(STORE_KINDS)('retention (%s)', (kind) => {
     expect(await readingTimes()).toEqual([]);
     expect(await rollupStarts(MINUTE_MS)).toEqual(Array.from({ length: 30 }, (_, i) => limit + i * MINUTE_MS));
     expect(await rollupStarts(HOUR_MS)).toEqual([START + HOUR]);
+    // The readings' day ends after the limit: kept until its end is two days past.
+    const day = START - (START % DAY);
+    expect(await rollupStarts(DAY)).toEqual([day]);
+    expect(await sweepRetention(ctx, day + DAY + 2 * DAY - 1)).toEqual({ readings: 0, rollups: 30 + 1 });
+    expect(await sweepRetention(ctx, day + DAY + 2 * DAY)).toEqual({ readings: 0, rollups: 1 });
+    expect(await rollupStarts(DAY)).toEqual([]);
   });
   it('writes nothing when nothing is past its retention: it sweeps while another connection holds the write lock', async () => {
     const ctx = store.context();

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../server/context';
 import { createDatabase } from '../../server/db/database';
+import { createMigrator, migrateToLatest } from '../../server/db/migrations';
 import type { Telemetry } from '../../src/domain/mqtt/payloads';
 import { createRollupFlusher, rollUpEverything } from '../../server/telemetry/rollups';
 import { HOUR_MS, MINUTE_MS } from '../../src/domain/time';
@@ -71,13 +72,40 @@ const seeded = (seed: number) => () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
 };
 
-/** Both widths of `deviceId` equal to its raw rows since `since`. */
+type Rollup = Awaited<ReturnType<typeof rollups>>[number];
+
+/** Per day from the hour rollups of `deviceId` (of the whole days from `since`'s): each reading's least min, greatest max, sums. */
+const daysFromHours = async (ctx: AppContext, deviceId: string, since: number): Promise<Rollup[]> => {
+  const days = new Map<number, Rollup>();
+  for (const hour of await rollups(ctx, deviceId, HOUR_MS, since - (since % DAY))) {
+    const start = hour.start - (hour.start % DAY);
+    const day = days.get(start);
+    if (day === undefined) {
+      days.set(start, { ...hour, start });
+      continue;
+    }
+    for (const name of ['rcp', 'rcpi02', 'sys'] as const) {
+      const [a, b] = [day[name], hour[name]];
+      const pick = (x: number | null, y: number | null, f: (...values: number[]) => number) => (x === null ? y : y === null ? x : f(x, y));
+      day[name] = { min: pick(a.min, b.min, Math.min), max: pick(a.max, b.max, Math.max), sum: a.sum + b.sum, n: a.n + b.n };
+    }
+  }
+  return [...days.values()].sort((a, b) => a.start - b.start);
+};
+
+/**
+ * The minutes and hours of `deviceId` equal to its raw rows since `since`, and its days to the sums of
+ * their hours (the fleet's own readings, before `since` in the same day, are rolled up only by some tests).
+ */
 const expectExact = async (ctx: AppContext, deviceId: string, since = START) => {
   for (const width of [MINUTE_MS, HOUR_MS]) {
     const raw = await fromRawRows(ctx, deviceId, width, since);
     expect(raw.length).toBeGreaterThan(0);
     expect(close(await rollups(ctx, deviceId, width, since))).toEqual(close(raw));
   }
+  const days = await daysFromHours(ctx, deviceId, since);
+  expect(days.length).toBeGreaterThan(0);
+  expect(close(await rollups(ctx, deviceId, DAY, since))).toEqual(close(days));
 };
 
 describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
@@ -90,7 +118,7 @@ describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
     await seedFleet(ctx);
   });
 
-  it('keeps per-minute and per-hour min, max, sum and count of every numeric reading, equal to the raw rows', async () => {
+  it('keeps per-minute, per-hour and per-day min, max, sum and count of every numeric reading, equal to the raw rows', async () => {
     // 70 minutes and a half once a second, in batches that cut minutes in the middle.
     await writeReadings(ctx, 'OC-A1', everySecond(START, 4230), 170);
     const minutes = await rollups(ctx, 'OC-A1', MINUTE_MS);
@@ -102,6 +130,10 @@ describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
     const hours = await rollups(ctx, 'OC-A1', HOUR_MS);
     expect(hours.map((hour) => hour.rcp.n)).toEqual([3600, 630]);
     expect(close(hours)).toEqual(close(await fromRawRows(ctx, 'OC-A1', HOUR_MS)));
+    // The fleet's own readings of that day were stored without a flusher: only this test's are in its day.
+    const days = await rollups(ctx, 'OC-A1', DAY);
+    expect(days.map((day) => day.rcp.n)).toEqual([4230]);
+    expect(close(days)).toEqual(close(await fromRawRows(ctx, 'OC-A1', DAY)));
   });
 
   it('counts a redelivered reading once, whether it comes again in a later batch or twice in the same one', async () => {
@@ -245,7 +277,7 @@ describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
     await expectExact(ctx, 'OC-A1');
   });
 
-  it('after a stop between a flush\'s minutes and its hours, or with a minute lost, are repaired', async () => {
+  it('after a stop between a flush\'s minutes and its hours or days, or with a minute lost, are repaired', async () => {
     const stopped = createRollupFlusher(ctx.db, ctx.kind);
     await writeReadings(ctx, 'OC-A1', everySecond(START + HOUR - 300_000, 600), 100, stopped);
     await stopped.flush();
@@ -253,6 +285,8 @@ describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
     await ctx.db.updateTable('reading_rollups').set((eb) => ({ rcp_n: eb('rcp_n', '-', 60) })).where('device_id', '=', 'OC-A1').where('bucket_ms', '=', HOUR_MS).where('start', '=', START).execute();
     await ctx.db.deleteFrom('reading_rollups').where('device_id', '=', 'OC-A1').where('bucket_ms', '=', HOUR_MS).where('start', '=', START + HOUR).execute();
     await ctx.db.deleteFrom('reading_rollups').where('device_id', '=', 'OC-A1').where('bucket_ms', '=', MINUTE_MS).where('start', '=', START + HOUR + MINUTE_MS).execute();
+    // ...and the day as if the flush had stopped before its days.
+    await ctx.db.updateTable('reading_rollups').set((eb) => ({ rcp_n: eb('rcp_n', '-', 7) })).where('device_id', '=', 'OC-A1').where('bucket_ms', '=', DAY).execute();
     await createRollupFlusher(ctx.db, ctx.kind).repair();
     await expectExact(ctx, 'OC-A1', START + HOUR - 300_000);
     expect((await rollups(ctx, 'OC-A1', HOUR_MS, START)).map((row) => row.rcp.n)).toEqual([300, 300]);
@@ -266,6 +300,20 @@ describe.each(STORE_KINDS)('rollups (%s)', (kind) => {
     await rollUpEverything(ctx.db, ctx.kind);
     await expectExact(ctx, 'OC-A1');
     await expectExact(ctx, 'OC-B1', START - DAY);
+  });
+
+  it('of a store from before day rollups, are summed into days from its hours by the migration that adds them', async () => {
+    const flusher = createRollupFlusher(ctx.db, ctx.kind);
+    await writeReadings(ctx, 'OC-A1', everySecond(START, 900), 300, flusher);
+    await writeReadings(ctx, 'OC-B1', everySecond(START - 2 * DAY, 300), 300, flusher);
+    await flusher.flush();
+    expect((await rollups(ctx, 'OC-A1', DAY)).map((row) => row.rcp.n)).toEqual([900]);
+    expect((await createMigrator(store.database).migrateTo('0029_rollups_statistics')).error).toBeUndefined();
+    expect(await rollups(ctx, 'OC-A1', DAY)).toEqual([]);
+    await migrateToLatest(store.database);
+    expect((await rollups(ctx, 'OC-A1', DAY)).map((row) => row.rcp.n)).toEqual([900]);
+    await expectExact(ctx, 'OC-A1');
+    expect((await rollups(ctx, 'OC-B1', DAY, START - 2 * DAY)).map((row) => row.rcp.n)).toEqual([300]);
   });
 
   it('with two server instances storing readings of the same minutes and flushing them at once, equal the raw rows', async () => {
