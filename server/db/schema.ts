@@ -255,8 +255,8 @@ type RollupColumn = (typeof ROLLUP_COLUMNS)[HistoryReading];
 
 /**
  * One device's readings over one bucket (docs/ingest.md, "Rollups"): a minute (bucket_ms 60,000), an hour
- * (3,600,000) or a UTC day (86,400,000) from `start`; per reading its min and max (null when the bucket holds none of it), the sum
- * and the count of its values.
+ * (3,600,000) or a UTC day (86,400,000) from `start`; per reading its min and max (null when the bucket
+ * holds none of it), the sum and the count of its values.
  */
 type ReadingRollupsTable = { device_id: string; bucket_ms: number; start: number } & { [C in `${RollupColumn}_${'min' | 'max'}`]: number | null } & {
   [C in `${RollupColumn}_${'sum' | 'n'}`]: number;

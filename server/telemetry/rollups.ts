@@ -8,10 +8,10 @@ import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/domain/time';
  * The rollups of the stored readings (docs/ingest.md, "Rollups"). The batch writer only notes which
  * (device, minute) buckets its new readings fall in (`touch`, after its commit); a flush recomputes the
  * settled ones' ABSOLUTE min, max, sum and count from the raw rows, then their hours from the minute
- * rollups and their days from the hour rollups, and replaces the rows. A recomputed bucket is right whoever else writes it: a crash, a
- * redelivery or two server instances flushing the same bucket cannot count a reading twice. On
- * PostgreSQL, which several instances may share, each bucket is recomputed again at the flush after, so
- * one whose flush raced another instance's commit is right after the next.
+ * rollups and their days from the hour rollups, and replaces the rows. A recomputed bucket is right
+ * whoever else writes it: a crash, a redelivery or two server instances flushing the same bucket cannot
+ * count a reading twice. On PostgreSQL, which several instances may share, each bucket is recomputed
+ * again at the flush after, so one whose flush raced another instance's commit is right after the next.
  */
 
 /** The widths of the buckets kept, narrowest first. */
@@ -144,12 +144,9 @@ const differs = sql.join(
   sql` or `,
 );
 
-/** The width a summed width is recomputed from. */
-const narrowerThan = (width: number): number => {
-  const summed = SUMMED_WIDTHS.find((candidate) => candidate.width === width);
-  if (summed === undefined) throw new Error(`no rollups are summed into ${width} ms buckets`);
-  return summed.from;
-};
+/** A width of rollups and what it is recomputed from: the raw rows (the minute), or the rollups of width `from`. */
+type RollupLevel = { width: typeof MINUTE_MS; from?: undefined } | (typeof SUMMED_WIDTHS)[number];
+const MINUTES: RollupLevel = { width: MINUTE_MS };
 
 /**
  * Of `buckets` of `width`, those whose rollup is missing or was computed from fewer rows than lie below
@@ -157,9 +154,9 @@ const narrowerThan = (width: number): number => {
  * minute whose every reading's count equals its raw rows' is right, and an hour or a day whose counts are
  * its narrower rollups' sums likewise (a row without any of these readings changes no rollup).
  */
-const staleOf = async (db: Kysely<DB>, kind: DatabaseKind, width: number, ranges: readonly DeviceRange[]): Promise<BucketKey[]> => {
+const staleOf = async (db: Kysely<DB>, kind: DatabaseKind, { width, from }: RollupLevel, ranges: readonly DeviceRange[]): Promise<BucketKey[]> => {
   const group =
-    width === MINUTE_MS
+    from === undefined
       ? sql`select device_id, time - time % ${sql.lit(MINUTE_MS)} as start, ${sql.join(
           COUNTS.map(({ name, alias }) => {
             const value = name === 'HmBPSys' || name === 'HmBPDia' ? bloodPressureParts(kind)[name] : sql.ref(ROLLUP_COLUMNS[name]);
@@ -168,7 +165,7 @@ const staleOf = async (db: Kysely<DB>, kind: DatabaseKind, width: number, ranges
         )} from state_records where ${within('time', ranges)} group by device_id, time - time % ${sql.lit(MINUTE_MS)}`
       : sql`select device_id, start - start % ${sql.lit(width)} as start, ${sql.join(
           COUNTS.map(({ kept, alias }) => sql`sum(${sql.ref(kept)}) as ${sql.ref(alias)}`),
-        )} from reading_rollups where bucket_ms = ${sql.lit(narrowerThan(width))} and (${within('start', ranges)}) group by device_id, start - start % ${sql.lit(width)}`;
+        )} from reading_rollups where bucket_ms = ${sql.lit(from)} and (${within('start', ranges)}) group by device_id, start - start % ${sql.lit(width)}`;
   const { rows } = await sql<{ device_id: string; start: number }>`select g.device_id, g.start from (${group}) g
     left join reading_rollups u on u.device_id = g.device_id and u.bucket_ms = ${sql.lit(width)} and u.start = g.start
     where ${differs}`.execute(db);
@@ -209,11 +206,11 @@ const runsOf = (width: number, buckets: readonly BucketKey[]): BucketRun[] => {
  * candidates of a run is checked too, and recomputed if stale: a recomputed bucket is right whatever
  * asked for it.
  */
-const staleAmong = async (db: Kysely<DB>, kind: DatabaseKind, width: number, buckets: readonly BucketKey[], stopped: () => boolean): Promise<BucketKey[]> => {
+const staleAmong = async (db: Kysely<DB>, kind: DatabaseKind, level: RollupLevel, buckets: readonly BucketKey[], stopped: () => boolean): Promise<BucketKey[]> => {
   const stale: BucketKey[] = [];
   const slices: DeviceRange[][] = [];
   let count = CHECK_SLICE_BUCKETS;
-  for (const run of runsOf(width, buckets)) {
+  for (const run of runsOf(level.width, buckets)) {
     if (count >= CHECK_SLICE_BUCKETS) {
       slices.push([]);
       count = 0;
@@ -223,7 +220,7 @@ const staleAmong = async (db: Kysely<DB>, kind: DatabaseKind, width: number, buc
   }
   for (const slice of slices) {
     if (stopped()) break;
-    stale.push(...(await staleOf(db, kind, width, slice)));
+    stale.push(...(await staleOf(db, kind, level, slice)));
     await yieldToBatches();
   }
   return stale;
@@ -332,10 +329,10 @@ export const createRollupFlusher = (db: Kysely<DB>, kind: DatabaseKind, options:
     const candidates = [...buckets.values()];
     const isStopped = () => stopped;
     // Only what is wrong is written: after a clean close, nothing (the close flushed everything noted).
-    await recompute(db, kind, await staleAmong(db, kind, MINUTE_MS, candidates, isStopped), isStopped);
+    await recompute(db, kind, await staleAmong(db, kind, MINUTES, candidates, isStopped), isStopped);
     // An hour left behind its minutes, or a day behind its hours (a stop between a flush's statements).
     for (const summed of SUMMED_WIDTHS) {
-      await recomputeSummed(db, summed, await staleAmong(db, kind, summed.width, widerOf(summed.width, candidates), isStopped), isStopped);
+      await recomputeSummed(db, summed, await staleAmong(db, kind, summed, widerOf(summed.width, candidates), isStopped), isStopped);
     }
   };
 
