@@ -60,6 +60,19 @@ describe('the device detail in Chromium against the real server', () => {
       await page.waitForFunction((count) => Number(document.querySelector('[data-chart="舱压与设定压力"]')?.getAttribute('data-points')) >= count + 4, before, { timeout: 10_000 });
       expect(await page.locator('[data-reading="RCP"] dd').textContent()).toBe('1.30 / 1.50');
       await page.screenshot({ path: '/tmp/detail-zh.png', fullPage: true });
+      const pressureMarks = page.locator('[data-chart="舱压与设定压力"] .MuiLineChart-mark');
+      expect(await pressureMarks.count()).toBe(0);
+
+      // A year of a chamber that reported only today is one day's bucket: no line joins it, so it is marked.
+      await page.getByRole('button', { name: '自定义' }).click();
+      const local = (time: number) => new Date(time - new Date(time).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+      await page.getByLabel('开始时间').fill(local(Date.now() - 365 * 86_400_000));
+      await page.getByLabel('结束时间').fill(local(Date.now() + 120_000));
+      await page.getByRole('button', { name: '查看', exact: true }).click();
+      await page.getByRole('button', { name: '导出本时段 CSV' }).waitFor();
+      expect(await pressurePoints(page)).toBe(2);
+      expect(await pressureMarks.count()).toBe(2);
+      await page.getByRole('button', { name: '15 分钟（实时）' }).click();
 
       // In session: closing the permission asks first, naming the chamber, and sends nothing until confirmed.
       let permissionCalls = 0;

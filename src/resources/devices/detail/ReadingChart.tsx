@@ -27,6 +27,16 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /**
+ * A value with none beside it draws no line (a range of one bucket, or one between gaps): it is marked,
+ * so a chamber's only reading of a long range shows instead of an empty chart. A line without such a
+ * value keeps no marks, and its legend keeps a line.
+ */
+const marksOf = (values: readonly (number | null)[]): false | ((point: { index: number }) => boolean) => {
+  const isolated = ({ index }: { index: number }) => values[index] !== null && (values[index - 1] ?? null) === null && (values[index + 1] ?? null) === null;
+  return values.some((_, index) => isolated({ index })) && isolated;
+};
+
+/**
  * One chart of the detail page: a line per reading (the history's mean), and where history answered, its
  * min–max band under it (an area stacked on the min, so it spans min to max). `data-points` counts the
  * points drawn, for the operator's tooltips and the browser tests alike.
@@ -39,7 +49,7 @@ const ReadingChart = ({ title, times, lines, spanMs }: ReadingChartProps) => {
   const series: LineSeries[] = lines.flatMap((chartLine, index) => {
     const color = COLORS[index % COLORS.length] ?? COLORS[0];
     const label = labelOf(chartLine.line);
-    const mean: LineSeries = { type: 'line', id: chartLine.line.reading, data: [...chartLine.values], label, color, showMark: false, curve: 'linear' };
+    const mean: LineSeries = { type: 'line', id: chartLine.line.reading, data: [...chartLine.values], label, color, showMark: marksOf(chartLine.values), curve: 'linear' };
     if (!chartLine.band) return [mean];
     const { min, max } = chartLine.band;
     const stack = `${chartLine.line.reading}-band`;
