@@ -43,6 +43,9 @@ const addBigId =
       ? table.addColumn('id', 'integer', (col) => col.primaryKey())
       : table.addColumn('id', 'bigint', (col) => col.primaryKey().generatedByDefaultAsIdentity());
 
+/** The readings of `reading_rollups` (0012), as its columns are named: what 0030 sums into days too. */
+const ROLLUP_READINGS = ['rcp', 'sp', 'rrd', 'rcpi02', 'rgpi02', 'rct', 'rcrh', 'rap', 'hm_hr', 'hm_sp02', 'hm_bp_sys', 'hm_bp_dia'] as const;
+
 const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
   const withId = addId(kind);
   const withBigId = addBigId(kind);
@@ -335,7 +338,7 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
           .addColumn('device_id', 'varchar(64)', (col) => col.notNull().references('devices.id').onDelete('cascade'))
           .addColumn('bucket_ms', 'integer', (col) => col.notNull())
           .addColumn('start', 'bigint', (col) => col.notNull());
-        for (const reading of ['rcp', 'sp', 'rrd', 'rcpi02', 'rgpi02', 'rct', 'rcrh', 'rap', 'hm_hr', 'hm_sp02', 'hm_bp_sys', 'hm_bp_dia']) {
+        for (const reading of ROLLUP_READINGS) {
           table = table
             .addColumn(`${reading}_min`, 'double precision')
             .addColumn(`${reading}_max`, 'double precision')
@@ -762,9 +765,8 @@ const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => {
       // (server/telemetry/rollups.ts), so a range of years reads a row a day. The analysis' summaries count
       // hour rollups only: their triggers skip these rows.
       async up(db: Kysely<unknown>) {
-        const readings = ['rcp', 'sp', 'rrd', 'rcpi02', 'rgpi02', 'rct', 'rcrh', 'rap', 'hm_hr', 'hm_sp02', 'hm_bp_sys', 'hm_bp_dia'];
-        const columns = readings.flatMap((reading) => ['min', 'max', 'sum', 'n'].map((part) => `${reading}_${part}`));
-        const sums = readings.map((reading) => `min(${reading}_min), max(${reading}_max), sum(${reading}_sum), sum(${reading}_n)`);
+        const columns = ROLLUP_READINGS.flatMap((reading) => ['min', 'max', 'sum', 'n'].map((part) => `${reading}_${part}`));
+        const sums = ROLLUP_READINGS.map((reading) => `min(${reading}_min), max(${reading}_max), sum(${reading}_sum), sum(${reading}_n)`);
         await sql
           .raw(
             `insert into reading_rollups (device_id, bucket_ms, start, ${columns.join(', ')})

@@ -4,8 +4,8 @@ import { diastolicOf, systolicOf } from './bloodPressure';
 /**
  * A chamber's readings over a range, as `GET /api/v1/devices/{Id}/history?from&to&points` answers them:
  * at most `points` buckets per reading, each with its min, mean and max, from raw rows for short ranges
- * and from the per-minute, per-hour or per-day rollups for long ones (`source` says which). The console charts the mean as a
- * line and min–max as a band; the CSV export of a range is made from the same answer.
+ * and from the per-minute, per-hour or per-day rollups for long ones (`source` says which). The console
+ * charts the mean as a line and min–max as a band; the CSV export of a range is made from the same answer.
  */
 
 /** The numeric readings kept in history (blood pressure is charted as its systolic and diastolic parts). */

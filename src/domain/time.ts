@@ -3,3 +3,6 @@
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
+
+/** A time as a `datetime-local` input holds it: to the minute, in the local time zone (the browser's). */
+export const localInputValue = (time: number): string => new Date(time - new Date(time).getTimezoneOffset() * MINUTE_MS).toISOString().slice(0, 16);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
+import { DAY_MS, localInputValue, MINUTE_MS } from '../../src/domain/time';
 import { fillSignIn, freePort, postTo, serverAndBrowserForThisFile } from './harness';
 
 /**
@@ -65,9 +66,8 @@ describe('the device detail in Chromium against the real server', () => {
 
       // A year of a chamber that reported only today is one day's bucket: no line joins it, so it is marked.
       await page.getByRole('button', { name: '自定义' }).click();
-      const local = (time: number) => new Date(time - new Date(time).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-      await page.getByLabel('开始时间').fill(local(Date.now() - 365 * 86_400_000));
-      await page.getByLabel('结束时间').fill(local(Date.now() + 120_000));
+      await page.getByLabel('开始时间').fill(localInputValue(Date.now() - 365 * DAY_MS));
+      await page.getByLabel('结束时间').fill(localInputValue(Date.now() + 2 * MINUTE_MS));
       await page.getByRole('button', { name: '查看', exact: true }).click();
       await page.getByRole('button', { name: '导出本时段 CSV' }).waitFor();
       expect(await pressurePoints(page)).toBe(2);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
+import { localInputValue } from '../../src/domain/time';
 import { freePort, serverAndBrowserForThisFile } from './harness';
 
 /**
@@ -39,12 +40,6 @@ const signInTo = async (page: Page, path: string, account: string, password: str
   await page.waitForURL(`**${path}`);
 };
 
-/** A time as a datetime-local input takes it, in the browser's (and this process's) time zone. */
-const localInput = (time: number) => {
-  const date = new Date(time);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-};
 
 interface ListedOrder {
   id: number;
@@ -70,7 +65,7 @@ describe('bookings and session reports in Chromium against the real server', () 
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('设备').fill(BOOKED);
     await page.getByRole('option', { name: new RegExp(BOOKED) }).click();
-    await dialog.getByLabel('预约时间').fill(localInput(Date.now() + 5 * MINUTE));
+    await dialog.getByLabel('预约时间').fill(localInputValue(Date.now() + 5 * MINUTE));
     await dialog.getByLabel('用户 OpenID').fill('oGuest-e2e-1');
     await dialog.getByLabel('操作码').fill(OC);
     await page.screenshot({ path: '/tmp/orders-book.png' });
@@ -85,7 +80,7 @@ describe('bookings and session reports in Chromium against the real server', () 
     await page.getByRole('button', { name: '预约舱位' }).click();
     await dialog.getByLabel('设备').fill(BOOKED);
     await page.getByRole('option', { name: new RegExp(BOOKED) }).click();
-    await dialog.getByLabel('预约时间').fill(localInput(Date.now() + 15 * MINUTE));
+    await dialog.getByLabel('预约时间').fill(localInputValue(Date.now() + 15 * MINUTE));
     await dialog.getByLabel('用户 OpenID').fill('oGuest-e2e-2');
     await dialog.getByRole('button', { name: '预约舱位' }).click();
     await dialog.getByText(`预约时间与设备 ${BOOKED} 的订单 ${orderNum} 冲突（SetT）`).waitFor();

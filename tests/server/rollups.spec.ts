@@ -74,6 +74,9 @@ const seeded = (seed: number) => () => {
 
 type Rollup = Awaited<ReturnType<typeof rollups>>[number];
 
+/** `pick` of two values where both are there, else the one that is. */
+const either = (x: number | null, y: number | null, pick: (...values: number[]) => number) => (x === null ? y : y === null ? x : pick(x, y));
+
 /** Per day from the hour rollups of `deviceId` (of the whole days from `since`'s): each reading's least min, greatest max, sums. */
 const daysFromHours = async (ctx: AppContext, deviceId: string, since: number): Promise<Rollup[]> => {
   const days = new Map<number, Rollup>();
@@ -86,8 +89,7 @@ const daysFromHours = async (ctx: AppContext, deviceId: string, since: number): 
     }
     for (const name of ['rcp', 'rcpi02', 'sys'] as const) {
       const [a, b] = [day[name], hour[name]];
-      const pick = (x: number | null, y: number | null, f: (...values: number[]) => number) => (x === null ? y : y === null ? x : f(x, y));
-      day[name] = { min: pick(a.min, b.min, Math.min), max: pick(a.max, b.max, Math.max), sum: a.sum + b.sum, n: a.n + b.n };
+      day[name] = { min: either(a.min, b.min, Math.min), max: either(a.max, b.max, Math.max), sum: a.sum + b.sum, n: a.n + b.n };
     }
   }
   return [...days.values()].sort((a, b) => a.start - b.start);

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { createMockServer } from '../../../mocks/node';
 import { MOCK_EPOCH, seedTables } from '../../../mocks/seed';
+import { localInputValue as localInput } from '../../../src/domain/time';
 import { RESOURCE_CONFIGS } from '../../../src/resources/configs';
 import { historyCsv } from '../../../src/resources/devices/detail/historyTable';
 import { wait } from '../resources/dom';
@@ -25,8 +26,6 @@ const records = seedTables(RESOURCE_CONFIGS).get('state-records') ?? [];
 const DEVICE = String(records[0]?.Id);
 const readings = records.filter((record) => record.Id === DEVICE);
 
-/** A time as a `datetime-local` input holds it (the browser's zone). */
-const localInput = (time: number) => new Date(time - new Date(time).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 const points = (chart: string) => Number(document.querySelector(`[data-chart="${chart}"]`)?.getAttribute('data-points'));
 
 describe('the device detail\'s history', () => {

@@ -1,10 +1,11 @@
 import { expect } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 
-/**
+/*
  * Plain DOM reads of react-admin pages: role queries over a whole page take seconds each in jsdom,
  * which turns waitFor's polling into timeouts.
  */
+
 /**
  * How long a react-admin page in jsdom may take to show what is awaited. In the fresh-clone CI on a slower
  * 2-core machine, with the server tests running beside, a list's filter (its debounce, the request, the

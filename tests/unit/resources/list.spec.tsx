@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Link, Route } from 'react-router-dom';
 import { createMockServer } from '../../../mocks/node';
+import { ROUTES } from '../../../src/routes/routeTable';
 import { bodyRows, column, table, wait } from './dom';
 import { REST, UPSTREAM } from './fixtures';
 import { renderConsole } from './renderConsole';
-import { Link, Route } from 'react-router-dom';
-import { ROUTES } from '../../../src/routes/routeTable';
 
 const server = createMockServer(UPSTREAM, REST);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

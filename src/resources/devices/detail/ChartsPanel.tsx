@@ -3,6 +3,7 @@ import { Alert, Box, Stack, TextField, ToggleButton, ToggleButtonGroup, Typograp
 import { Button, useTranslate } from 'react-admin';
 import { HistoryCharts, type TimeRange } from './HistoryCharts';
 import { LiveCharts } from './LiveCharts';
+import { localInputValue } from '../../../domain/time';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -11,11 +12,7 @@ const DAY = 24 * HOUR;
 const PRESETS = { live: 15 * MINUTE, hour: HOUR, day: DAY, week: 7 * DAY, month: 30 * DAY } as const;
 type Preset = keyof typeof PRESETS;
 
-/** `datetime-local`'s value in the browser's time zone, and back. */
-const localInput = (time: number) => {
-  const date = new Date(time);
-  return new Date(time - date.getTimezoneOffset() * MINUTE).toISOString().slice(0, 16);
-};
+/** A `datetime-local` value (the browser's time zone) as a time. */
 const fromLocalInput = (value: string) => (value ? new Date(value).getTime() : Number.NaN);
 
 /**
@@ -26,7 +23,7 @@ export const ChartsPanel = ({ Id }: { Id: string }) => {
   const translate = useTranslate();
   const [preset, setPreset] = useState<Preset | 'custom'>('live');
   const [range, setRange] = useState<TimeRange>(() => ({ from: Date.now() - HOUR, to: Date.now() }));
-  const [draft, setDraft] = useState({ from: localInput(range.from), to: localInput(range.to) });
+  const [draft, setDraft] = useState({ from: localInputValue(range.from), to: localInputValue(range.to) });
   const choose = (next: Preset | 'custom' | null) => {
     if (next === null) return;
     setPreset(next);
