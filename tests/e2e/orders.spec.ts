@@ -40,7 +40,6 @@ const signInTo = async (page: Page, path: string, account: string, password: str
   await page.waitForURL(`**${path}`);
 };
 
-
 interface ListedOrder {
   id: number;
   OrderNum: string;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { createMockServer } from '../../../mocks/node';
 import { MOCK_EPOCH, seedTables } from '../../../mocks/seed';
-import { localInputValue as localInput } from '../../../src/domain/time';
+import { localInputValue } from '../../../src/domain/time';
 import { RESOURCE_CONFIGS } from '../../../src/resources/configs';
 import { historyCsv } from '../../../src/resources/devices/detail/historyTable';
 import { wait } from '../resources/dom';
@@ -46,13 +46,13 @@ describe('the device detail\'s history', () => {
     await screen.findByRole('heading', { level: 1, name: DEVICE }, wait);
     fireEvent.click(await screen.findByRole('button', { name: '自定义' }, wait));
     const [from, to] = [MOCK_EPOCH - 72 * 3_600_000, MOCK_EPOCH + 60_000];
-    fireEvent.change(screen.getByLabelText('开始时间'), { target: { value: localInput(to) } });
-    fireEvent.change(screen.getByLabelText('结束时间'), { target: { value: localInput(from) } });
+    fireEvent.change(screen.getByLabelText('开始时间'), { target: { value: localInputValue(to) } });
+    fireEvent.change(screen.getByLabelText('结束时间'), { target: { value: localInputValue(from) } });
     expect(await screen.findByText('结束时间必须晚于开始时间', {}, wait)).toBeTruthy();
     expect((screen.getByRole('button', { name: '查看' }) as HTMLButtonElement).disabled).toBe(true);
 
-    fireEvent.change(screen.getByLabelText('开始时间'), { target: { value: localInput(from) } });
-    fireEvent.change(screen.getByLabelText('结束时间'), { target: { value: localInput(to) } });
+    fireEvent.change(screen.getByLabelText('开始时间'), { target: { value: localInputValue(from) } });
+    fireEvent.change(screen.getByLabelText('结束时间'), { target: { value: localInputValue(to) } });
     fireEvent.click(screen.getByRole('button', { name: '查看' }));
     const pressures = readings.filter((record) => Number(record.Time) >= from && typeof record.RCP === 'number');
     expect(pressures.length).toBeGreaterThan(0);

@@ -3,13 +3,10 @@ import { Alert, Box, Stack, TextField, ToggleButton, ToggleButtonGroup, Typograp
 import { Button, useTranslate } from 'react-admin';
 import { HistoryCharts, type TimeRange } from './HistoryCharts';
 import { LiveCharts } from './LiveCharts';
-import { localInputValue } from '../../../domain/time';
+import { DAY_MS, HOUR_MS, localInputValue, MINUTE_MS } from '../../../domain/time';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 /** The ranges one click away; 15 minutes is the live window, the others ask the history. */
-const PRESETS = { live: 15 * MINUTE, hour: HOUR, day: DAY, week: 7 * DAY, month: 30 * DAY } as const;
+const PRESETS = { live: 15 * MINUTE_MS, hour: HOUR_MS, day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS } as const;
 type Preset = keyof typeof PRESETS;
 
 /** A `datetime-local` value (the browser's time zone) as a time. */
@@ -22,7 +19,7 @@ const fromLocalInput = (value: string) => (value ? new Date(value).getTime() : N
 export const ChartsPanel = ({ Id }: { Id: string }) => {
   const translate = useTranslate();
   const [preset, setPreset] = useState<Preset | 'custom'>('live');
-  const [range, setRange] = useState<TimeRange>(() => ({ from: Date.now() - HOUR, to: Date.now() }));
+  const [range, setRange] = useState<TimeRange>(() => ({ from: Date.now() - HOUR_MS, to: Date.now() }));
   const [draft, setDraft] = useState({ from: localInputValue(range.from), to: localInputValue(range.to) });
   const choose = (next: Preset | 'custom' | null) => {
     if (next === null) return;

@@ -3,6 +3,7 @@ import { alpha } from '@mui/material/styles';
 import { LineChart, type LineSeries } from '@mui/x-charts/LineChart';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { READING_CHARTS, type ChartLine } from './readingCharts';
+import { DAY_MS, HOUR_MS } from '../../../domain/time';
 
 /** One line's values at the chart's times (null where it has none), and its min–max band over history buckets. */
 interface ChartValues {
@@ -23,8 +24,6 @@ interface ReadingChartProps {
   spanMs: number;
 }
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 /**
  * A value with none beside it draws no line (a range of one bucket, or one between gaps): it is marked,
@@ -72,8 +71,8 @@ const ReadingChart = ({ title, times, lines, spanMs }: ReadingChartProps) => {
   });
   const points = lines.reduce((count, { values }) => count + values.filter((value) => value !== null).length, 0);
   const tick = (time: Date) => {
-    if (spanMs > DAY) return time.toLocaleDateString(locale);
-    return time.toLocaleTimeString(locale, spanMs > HOUR ? { hour: '2-digit', minute: '2-digit' } : { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    if (spanMs > DAY_MS) return time.toLocaleDateString(locale);
+    return time.toLocaleTimeString(locale, spanMs > HOUR_MS ? { hour: '2-digit', minute: '2-digit' } : { hour: '2-digit', minute: '2-digit', second: '2-digit' });
   };
   return (
     <Paper variant="outlined" sx={{ p: 1 }} data-chart={title} data-points={points}>
