@@ -18,9 +18,7 @@ import {
 } from 'react-admin';
 import type { FieldConfig, ResourceConfig, UnitBy } from '../types';
 import { choicesOf, unitNamedBy, type Labels } from './labels';
-
-/** The date-time input holds local "yyyy-MM-ddThh:mm"; the wire holds epoch milliseconds. */
-const toEpoch = (value: string) => (value ? new Date(value).getTime() : null);
+import { localInputTime } from '../../domain/time';
 
 /** A number input labelled with the unit the edited record names (a rule's limit in its kind's unit). */
 const NumberInputInUnit = ({ unitBy, label, ...props }: NumberInputProps & { label: string; unitBy: UnitBy }) => {
@@ -76,7 +74,8 @@ export const inputElement = (
       // A filter must also be able to mean "either".
       return asFilter ? <NullableBooleanInput key={inputSource} {...common} /> : <BooleanInput key={inputSource} {...common} />;
     case 'datetime':
-      return <DateTimeInput key={inputSource} {...common} parse={toEpoch} />;
+      // The input holds local "yyyy-MM-ddThh:mm"; the wire holds epoch milliseconds.
+      return <DateTimeInput key={inputSource} {...common} parse={localInputTime} />;
     case 'reference': {
       const search = (text: string) => (text ? { [field.searchBy]: text } : {});
       return field.many ? (

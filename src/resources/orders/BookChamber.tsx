@@ -22,9 +22,9 @@ import { namedField, type ConsoleDataProvider } from '../../providers/dataProvid
 import { CancelButton } from '../generate/CancelButton';
 import { usePhoneDialog } from '../generate/usePhone';
 import type { BookingBody } from './requests';
+import { localInputTime } from '../../domain/time';
 
 const FIELDS = ['Id', 'SetT', 'OpenId', 'OC'] as const;
-const toEpoch = (value: string) => (value ? new Date(value).getTime() : null);
 const deviceLabel = (device: RaRecord) => `${String(device.Id)} ${String(device.name ?? '')}`.trim();
 const byId = (text: string) => (text ? { Id: text } : {});
 
@@ -77,7 +77,7 @@ export const BookChamber = () => {
             <ReferenceInput source="Id" reference="devices">
               <AutocompleteInput label="resources.orders.fields.Id" optionText={deviceLabel} filterToQuery={byId} validate={required()} fullWidth />
             </ReferenceInput>
-            <DateTimeInput source="SetT" label="resources.orders.fields.SetT" parse={toEpoch} validate={required()} fullWidth />
+            <DateTimeInput source="SetT" label="resources.orders.fields.SetT" parse={localInputTime} validate={required()} fullWidth />
             <TextInput source="OpenId" label="resources.orders.fields.OpenId" validate={required()} fullWidth />
             <TextInput source="OC" label="resources.orders.fields.OC" helperText="crud.orders.ocHint" fullWidth />
           </DialogContent>

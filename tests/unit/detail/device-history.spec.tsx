@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { createMockServer } from '../../../mocks/node';
 import { MOCK_EPOCH, seedTables } from '../../../mocks/seed';
-import { localInputValue } from '../../../src/domain/time';
+import { HOUR_MS, localInputValue, MINUTE_MS } from '../../../src/domain/time';
 import { RESOURCE_CONFIGS } from '../../../src/resources/configs';
 import { historyCsv } from '../../../src/resources/devices/detail/historyTable';
 import { wait } from '../resources/dom';
@@ -45,7 +45,7 @@ describe('the device detail\'s history', () => {
     await renderConsole(`/devices/${encodeURIComponent(DEVICE)}/show`);
     await screen.findByRole('heading', { level: 1, name: DEVICE }, wait);
     fireEvent.click(await screen.findByRole('button', { name: '自定义' }, wait));
-    const [from, to] = [MOCK_EPOCH - 72 * 3_600_000, MOCK_EPOCH + 60_000];
+    const [from, to] = [MOCK_EPOCH - 72 * HOUR_MS, MOCK_EPOCH + MINUTE_MS];
     fireEvent.change(screen.getByLabelText('开始时间'), { target: { value: localInputValue(to) } });
     fireEvent.change(screen.getByLabelText('结束时间'), { target: { value: localInputValue(from) } });
     expect(await screen.findByText('结束时间必须晚于开始时间', {}, wait)).toBeTruthy();

@@ -3,14 +3,14 @@ import { Alert, Box, Stack, TextField, ToggleButton, ToggleButtonGroup, Typograp
 import { Button, useTranslate } from 'react-admin';
 import { HistoryCharts, type TimeRange } from './HistoryCharts';
 import { LiveCharts } from './LiveCharts';
-import { DAY_MS, HOUR_MS, localInputValue, MINUTE_MS } from '../../../domain/time';
+import { DAY_MS, HOUR_MS, localInputTime, localInputValue, MINUTE_MS } from '../../../domain/time';
 
 /** The ranges one click away; 15 minutes is the live window, the others ask the history. */
 const PRESETS = { live: 15 * MINUTE_MS, hour: HOUR_MS, day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS } as const;
 type Preset = keyof typeof PRESETS;
 
-/** A `datetime-local` value (the browser's time zone) as a time. */
-const fromLocalInput = (value: string) => (value ? new Date(value).getTime() : Number.NaN);
+/** A `datetime-local` value as a time, NaN when it is empty or incomplete. */
+const fromLocalInput = (value: string) => localInputTime(value) ?? Number.NaN;
 
 /**
  * The detail's charts with their range: the last 15 minutes live, a preset range up to now, or any range

@@ -24,7 +24,6 @@ interface ReadingChartProps {
   spanMs: number;
 }
 
-
 /**
  * A value with none beside it draws no line (a range of one bucket, or one between gaps): it is marked,
  * so a chamber's only reading of a long range shows instead of an empty chart. A line without such a
