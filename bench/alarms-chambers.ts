@@ -34,7 +34,7 @@ const startChamber = (chamber: Chamber): AlarmChamber => {
     const time = Math.max(Date.now(), chamber.lastTime + 1);
     chamber.lastTime = time;
     const oxygen = high === undefined ? undefined : Math.round((high.from + high.sent.length / 100) * 100) / 100;
-    chamber.client.publish(chamber.topic, telemetry(time, oxygen), { qos: 1 });
+    chamber.link.publish(chamber.topic, telemetry(time, oxygen));
     if (high === undefined || oxygen === undefined) return;
     high.sent.push({ time, oxygen });
     if (high.sent.length === 1) high.started(high.sent);
@@ -51,7 +51,7 @@ const startChamber = (chamber: Chamber): AlarmChamber => {
     },
     close: async () => {
       clearInterval(timer);
-      await chamber.client.endAsync(true);
+      await chamber.link.end();
     },
   };
 };

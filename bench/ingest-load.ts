@@ -1,12 +1,10 @@
-import mqtt, { type MqttClient } from 'mqtt';
-import { lastWillFor } from '../src/domain/mqtt/payloads';
 import { topicFor } from '../src/domain/mqtt/topics';
+import { openChamberLink, type ChamberLink } from './chamber-link';
 
 /**
  * The chambers of `npm run bench:ingest`, in their own process (forked by bench/ingest.ts, so they never
- * share the measuring process's event loop): one mqtt.js client per device, credentials as docs/mqtt.md
- * says (client id and username the device Id, password its secret, clean: false, last will offline,
- * retained online on connect). Driven by IPC messages:
+ * share the measuring process's event loop): one MQTT connection per device (./chamber-link.ts: as
+ * docs/mqtt.md has a device connect, on a bare socket), retained online on connect. Driven by IPC messages:
  *
  *   { type: 'connect', url, devices, publish }  connect every device (`publish`: false for idle ones)
  *   { type: 'run', mode, ratePerSecond, seconds } publish QoS 1 telemetry:
@@ -53,7 +51,7 @@ export const percentiles = (values: Float64Array | number[]): Percentiles => {
 
 export interface Chamber {
   id: string;
-  client: MqttClient;
+  link: ChamberLink;
   topic: string;
   lastTime: number;
   publishes: boolean;
@@ -95,23 +93,11 @@ const reading = (chamber: Chamber): string => {
 };
 
 /** One chamber's MQTT connection, as docs/mqtt.md has a device connect (also bench:alarms' alarm chambers). */
-export const connectChamber = (url: string, device: BenchDevice, publishes: boolean): Promise<Chamber> =>
-  new Promise((resolve, reject) => {
-    const client = mqtt.connect(url, {
-      clientId: device.id,
-      username: device.id,
-      password: device.secret,
-      clean: false,
-      keepalive: 60,
-      reconnectPeriod: 0,
-      will: { ...lastWillFor(device.id), payload: Buffer.from('offline') },
-    });
-    client.once('connect', () => {
-      client.publish(topicFor(device.id, 'status'), 'online', { qos: 1, retain: true });
-      resolve({ id: device.id, client, topic: topicFor(device.id, 'telemetry'), lastTime: 0, publishes });
-    });
-    client.once('error', reject);
-  });
+export const connectChamber = async (url: string, device: BenchDevice, publishes: boolean): Promise<Chamber> => {
+  const link = await openChamberLink(url, device.id, device.secret);
+  link.publish(topicFor(device.id, 'status'), 'online', { retain: true });
+  return { id: device.id, link, topic: topicFor(device.id, 'telemetry'), lastTime: 0, publishes };
+};
 
 const connectAll = async (url: string, devices: BenchDevice[], publish: boolean): Promise<number> => {
   const started = performance.now();
@@ -138,13 +124,15 @@ const run = async (mode: 'open' | 'max', ratePerSecond: number, seconds: number)
     const at = performance.now();
     sent += 1;
     outstanding += 1;
-    chamber.client.publish(chamber.topic, reading(chamber), { qos: 1 }, (error) => {
-      outstanding -= 1;
-      if (error === undefined || error === null) {
-        acked += 1;
-        latencies.push(performance.now() - at);
-      } else failed += 1;
-      next?.();
+    chamber.link.publish(chamber.topic, reading(chamber), {
+      onAck: (error) => {
+        outstanding -= 1;
+        if (error === undefined) {
+          acked += 1;
+          latencies.push(performance.now() - at);
+        } else failed += 1;
+        next?.();
+      },
     });
   };
 
@@ -186,7 +174,7 @@ process.on('message', (command: LoadCommand) => {
       return { type: 'connected', clients: chambers.length, seconds };
     }
     if (command.type === 'run') return run(command.mode, command.ratePerSecond, command.seconds);
-    await Promise.all(chambers.splice(0).map((chamber) => chamber.client.endAsync(true)));
+    await Promise.all(chambers.splice(0).map((chamber) => chamber.link.end()));
     if (command.type === 'stop') process.exit(0);
     return { type: 'disconnected' };
   };
