@@ -8,10 +8,10 @@ import { lastWillFor } from '../src/domain/mqtt/payloads';
  * subscriptions, no reconnection, no store of unacknowledged packets.
  *
  * Why not mqtt.js: the chambers are simulated on the server's own two cores, so every microsecond they
- * spend is taken from the server being measured. mqtt.js spent about 45 µs of CPU a QoS 1 publish here
- * (its stream pipeline, packet store and an uncork on the next tick), a quarter of the machine at
- * 10,000 readings a second, and its event loop's stalls were part of every latency measured. Real
- * chambers are other machines. The bytes the broker receives are the same.
+ * spend is taken from the server being measured. One mqtt.js client a chamber took 0.40-0.46 of a core
+ * at 10,250 readings a second (about 45 µs a publish), this about 25 µs, of which the reading's JSON and
+ * its packet take under 2 (docs/performance.md, "The chambers on a bare socket"). Real chambers are other
+ * machines.
  */
 
 export interface ChamberLink {
@@ -24,7 +24,7 @@ export interface ChamberLink {
 const KEEPALIVE_SECONDS = 60;
 const CONNECT_TIMEOUT_MS = 30_000;
 
-const PACKET = { connect: 1, connack: 2, publish: 3, puback: 4, pingreq: 12, pingresp: 13, disconnect: 14 } as const;
+const PACKET = { connect: 1, connack: 2, publish: 3, puback: 4, pingreq: 12, disconnect: 14 } as const;
 const PINGREQ = Buffer.from([PACKET.pingreq << 4, 0]);
 const DISCONNECT = Buffer.from([PACKET.disconnect << 4, 0]);
 const EMPTY = Buffer.alloc(0);
