@@ -5,7 +5,8 @@ import { serverSubscriptions, topicFor } from '../../src/domain/mqtt/topics';
 import { connectPacket, openChamberLink, splitPackets, type ChamberLink } from '../../bench/chamber-link';
 import { newDeviceSecret } from '../../server/devices/registry';
 import { startEmbeddedBroker } from '../../server/mqtt/broker';
-import { newServerCredentials, type BrokerLog, type EmbeddedBroker } from '../../server/mqtt/config';
+import { newServerCredentials, type EmbeddedBroker } from '../../server/mqtt/config';
+import { silentBrokerLog } from './captured-log';
 
 /**
  * The benchmarks' chambers speak MQTT on a bare socket (bench/chamber-link.ts): the embedded broker must
@@ -15,7 +16,6 @@ import { newServerCredentials, type BrokerLog, type EmbeddedBroker } from '../..
 const ID = 'OC-L1';
 const SECRET = newDeviceSecret();
 const SERVER = newServerCredentials();
-const quiet: BrokerLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 let broker: EmbeddedBroker;
 let server: MqttClient;
@@ -24,7 +24,7 @@ const links: ChamberLink[] = [];
 const sockets: Socket[] = [];
 
 beforeEach(async () => {
-  broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', authenticate: async (id, secret) => id === ID && secret === SECRET, serverCredentials: SERVER, log: quiet });
+  broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', authenticate: async (id, secret) => id === ID && secret === SECRET, serverCredentials: SERVER, log: silentBrokerLog });
   server = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, { username: SERVER.username, password: SERVER.password, clientId: `${SERVER.username}.test`, reconnectPeriod: 0 });
   received = [];
   server.on('message', (topic, payload) => received.push({ topic, payload: payload.toString('utf8') }));

@@ -1,4 +1,5 @@
 import pino, { type LoggerOptions } from 'pino';
+import type { BrokerLog } from '../../server/mqtt/config';
 
 /** A pino logger whose lines stay in memory: `text()` as written (redaction checks), `entries()` parsed. */
 export const capturedLog = (options: LoggerOptions) => {
@@ -10,3 +11,6 @@ export const capturedLog = (options: LoggerOptions) => {
     entries: <Entry = Record<string, unknown>>(): Entry[] => lines.map((line) => JSON.parse(line) as Entry),
   };
 };
+
+/** A broker log that keeps nothing, for the specs that check what the broker does, not what it says. */
+export const silentBrokerLog: BrokerLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -4,10 +4,11 @@ import { liveTopicFor } from '../../src/domain/live';
 import { lastWillFor } from '../../src/domain/mqtt/payloads';
 import { topicFor } from '../../src/domain/mqtt/topics';
 import { newDeviceSecret } from '../../server/devices/registry';
-import { DISCONNECT_TOPIC, newServerCredentials, type BrokerLog } from '../../server/mqtt/config';
+import { DISCONNECT_TOPIC, newServerCredentials } from '../../server/mqtt/config';
 import { createClientTransport, type ClientTransport } from '../../server/mqtt/client';
 import { createEmbeddedTransport, type EmbeddedTransport } from '../../server/mqtt/embedded';
 import type { InboundMessage } from '../../server/mqtt/transport';
+import { silentBrokerLog } from './captured-log';
 
 /**
  * The embedded transport with real mqtt.js devices over TCP (port 0): a device's QoS 1 publish is
@@ -22,7 +23,6 @@ const SECRETS = new Map([
   [B, newDeviceSecret()],
 ]);
 const SERVER = newServerCredentials();
-const quiet: BrokerLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** The embedded transport on a free port, checking the test devices' secrets. */
 const embedded = () =>
@@ -31,7 +31,7 @@ const embedded = () =>
     host: '127.0.0.1',
     authenticate: async (id, secret) => SECRETS.get(id) === secret,
     serverCredentials: SERVER,
-    log: quiet,
+    log: silentBrokerLog,
   });
 
 let transport: EmbeddedTransport;
@@ -73,7 +73,7 @@ const worker = async (index: number): Promise<ClientTransport> => {
     username: SERVER.username,
     password: SERVER.password,
     clientId: `${SERVER.username}.worker-${index}`,
-    log: quiet,
+    log: silentBrokerLog,
   });
   others.push(client);
   return client;

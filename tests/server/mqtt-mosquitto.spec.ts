@@ -13,11 +13,11 @@ import type { FastifyInstance } from 'fastify';
 import type { LiveEvent } from '../../src/domain/live';
 import { buildApp } from '../../server/app';
 import { createClientTransport, type ClientTransport } from '../../server/mqtt/client';
-import type { BrokerLog } from '../../server/mqtt/config';
 import type { InboundMessage } from '../../server/mqtt/transport';
 import { deviceRow } from './fleet';
 import { cuttableLink } from './mqtt-relay';
 import { useStore } from './stores';
+import { silentBrokerLog } from './captured-log';
 
 /**
  * The external-broker transport against this machine's Mosquitto (127.0.0.1:1883, anonymous; override
@@ -31,7 +31,6 @@ import { useStore } from './stores';
 
 const BROKER_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const RUN = randomBytes(3).toString('hex');
-const quiet: BrokerLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const tick = (ms = 100) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const transports: ClientTransport[] = [];
@@ -48,7 +47,7 @@ const names = () => {
 
 const serverTransport = async (url: string, clientId: string, group: string): Promise<ClientTransport> => {
   clientIds.add(clientId);
-  const transport = await createClientTransport({ broker: 'external', url, username: undefined, password: undefined, clientId, shareGroup: group, log: quiet, reconnectPeriodMs: 100 });
+  const transport = await createClientTransport({ broker: 'external', url, username: undefined, password: undefined, clientId, shareGroup: group, log: silentBrokerLog, reconnectPeriodMs: 100 });
   transports.push(transport);
   return transport;
 };
@@ -326,7 +325,7 @@ describe("the Mosquitto configuration of docs/mqtt.md gives the embedded broker'
       username: 'oxygen.server',
       password: serverPassword,
       clientId: 'oxygen.server.doc',
-      log: quiet,
+      log: silentBrokerLog,
     });
     transports.push(server);
     const got: string[] = [];

@@ -8,12 +8,13 @@ import { buildApp } from '../../server/app';
 import { ConfigError, loadConfig } from '../../server/config';
 import { hashDeviceSecret, newDeviceSecret } from '../../server/devices/registry';
 import { startEmbeddedBroker } from '../../server/mqtt/broker';
-import { newServerCredentials, type BrokerLog, type EmbeddedBroker, type EmbeddedBrokerOptions } from '../../server/mqtt/config';
+import { newServerCredentials, type EmbeddedBroker, type EmbeddedBrokerOptions } from '../../server/mqtt/config';
 import { topicFor } from '../../src/domain/mqtt/topics';
 import { ChamberConnection } from '../../simulator/connection';
 import { deviceRow } from './fleet';
 import { STORE_KINDS, useStore } from './stores';
 import { throwawayCertificate } from './tls-certificate';
+import { silentBrokerLog } from './captured-log';
 
 /**
  * The embedded broker's encrypted link and its limits (docs/mqtt.md, "TLS" and "Limits"): mqtt.js over TLS
@@ -27,7 +28,6 @@ const SECRET = newDeviceSecret();
 const SERVER = newServerCredentials();
 /** Another client address on the loopback network (mqtt.js hands its options to tls.connect, which takes it). */
 const FROM_ELSEWHERE = { localAddress: '127.0.0.2' } as IClientOptions;
-const silent: BrokerLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 let dir = '';
 let certFile = '';
@@ -172,7 +172,7 @@ describe('the embedded broker limits', () => {
       tls: { port: 0, cert: ca, key: readFileSync(keyFile) },
       authenticate: async (id, secret) => (id === DEVICE || id === OTHER) && secret === SECRET,
       serverCredentials: SERVER,
-      log: silent,
+      log: silentBrokerLog,
       ...overrides,
     });
   };
