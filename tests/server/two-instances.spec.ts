@@ -126,7 +126,9 @@ describe('two server instances on one PostgreSQL and Mosquitto', () => {
 
   it("a live stream on A shows every reading, B's share included", async () => {
     const client = await chamber(WATCHED);
-    const times = Array.from({ length: 12 }, (_, i) => START - 60_000 + i * 5000);
+    // Half a minute on each side of a minute's end, all past: the sweepers' test checks a settled minute's rollup.
+    const minuteEnd = Math.floor((START - 60_000) / 60_000) * 60_000;
+    const times = Array.from({ length: 12 }, (_, i) => minuteEnd - 30_000 + i * 5000);
     const shown = (time: number) =>
       streamA.received.some((message) => message.event === 'device' && (message.data as { Id: string; Reading?: { Time: number } }).Reading?.Time === time);
     // One at a time: a viewer is shown a device's newest reading, so one overtaken on its way is not shown.
