@@ -2,6 +2,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmbeddedBroker } from '../server/mqtt/broker';
 import { newServerCredentials, type EmbeddedBroker } from '../server/mqtt/config';
+import { silentBrokerLog } from '../tests/server/captured-log';
 import { ChamberConnection } from './connection';
 
 /**
@@ -11,7 +12,6 @@ import { ChamberConnection } from './connection';
 
 const ID = 'SIM-0001';
 const SERVER = newServerCredentials();
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 let broker: EmbeddedBroker;
 let observer: MqttClient;
@@ -34,7 +34,7 @@ beforeEach(async () => {
     host: '127.0.0.1',
     authenticate: async (id, given) => id === ID && given === secret,
     serverCredentials: SERVER,
-    log: quiet,
+    log: silentBrokerLog,
   });
   seen.length = 0;
   observer = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, { ...SERVER, clientId: 'oxygen.server.test', reconnectPeriod: 0 });
